@@ -1,0 +1,50 @@
+# The README's commands. Everything a fresh machine needs is installed from here:
+# a virtualenv in .venv with maturin, pytest, hypothesis, pandas and ruff from PyPI, and the
+# Rust crates from crates.io through cargo.
+
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.deps-installed
+
+.PHONY: install demo test test-rust test-python lint fmt bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6"
+	touch $(STAMP)
+
+# Builds the Rust core and binding (release) into the virtualenv, editable.
+install: $(STAMP)
+	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
+
+# The main job on the bundled default workload.
+demo: install
+	$(BIN)/mobmem demo
+
+test-rust:
+	cargo test -p mobmem-core --release --quiet
+
+test-python: install
+	$(BIN)/pytest -q
+
+# All tests: Rust (unit, property, end-to-end) and Python (unit, property, CLI, README).
+test: install test-rust test-python
+
+lint: $(STAMP)
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(BIN)/ruff check python tests bench
+	$(BIN)/ruff format --check python tests bench
+
+fmt: $(STAMP)
+	cargo fmt --all
+	$(BIN)/ruff format python tests bench
+	$(BIN)/ruff check --fix python tests bench
+
+bench: install
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf target $(VENV) python/mobmem/*.so

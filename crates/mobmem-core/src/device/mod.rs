@@ -1,0 +1,219 @@
+//! Device models as data: per-operation latency and energy, background power. Named presets live
+//! in `presets.toml` (compiled in); users add their own from a TOML file of the same shape.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviceKind {
+    Flash,
+    Nvm,
+    Dram,
+}
+
+/// A device as written in TOML: latency as ns or IOPS, exactly one of each pair.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeviceSpec {
+    #[serde(default)]
+    description: String,
+    kind: DeviceKind,
+    read_ns: Option<f64>,
+    write_ns: Option<f64>,
+    read_iops: Option<f64>,
+    write_iops: Option<f64>,
+    #[serde(default)]
+    read_nj: f64,
+    #[serde(default)]
+    write_nj: f64,
+    #[serde(default)]
+    background_mw: f64,
+    capacity_bytes: Option<u64>,
+    endurance_cycles: Option<u64>,
+    #[serde(default)]
+    source: String,
+}
+
+/// A resolved device model. Latency and energy are per 4 KiB page operation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Device {
+    pub name: String,
+    pub description: String,
+    pub kind: DeviceKind,
+    pub read_ns: f64,
+    pub write_ns: f64,
+    pub read_nj: f64,
+    pub write_nj: f64,
+    pub background_mw: f64,
+    pub capacity_bytes: Option<u64>,
+    pub endurance_cycles: Option<u64>,
+    pub source: String,
+}
+
+fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>) -> Result<f64> {
+    let field = |f: &str| format!("devices.{name}.{op}_{f}");
+    let v = match (ns, iops) {
+        (Some(ns), None) => ns,
+        (None, Some(iops)) => {
+            if !(iops > 0.0 && iops.is_finite()) {
+                return Err(Error::config(
+                    field("iops"),
+                    format!("{iops} is not a positive rate"),
+                ));
+            }
+            1e9 / iops
+        }
+        (Some(_), Some(_)) => {
+            return Err(Error::config(
+                field("ns"),
+                format!("give {op}_ns or {op}_iops, not both"),
+            ))
+        }
+        (None, None) => {
+            return Err(Error::config(
+                field("ns"),
+                format!("missing: give {op}_ns or {op}_iops"),
+            ))
+        }
+    };
+    if !(v >= 0.0 && v.is_finite()) {
+        return Err(Error::config(field("ns"), format!("{v} is not a latency")));
+    }
+    Ok(v)
+}
+
+impl DeviceSpec {
+    fn resolve(self, name: &str) -> Result<Device> {
+        for (f, v) in [
+            ("read_nj", self.read_nj),
+            ("write_nj", self.write_nj),
+            ("background_mw", self.background_mw),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(Error::config(
+                    format!("devices.{name}.{f}"),
+                    format!("{v} must be ≥ 0"),
+                ));
+            }
+        }
+        Ok(Device {
+            name: name.to_string(),
+            description: self.description,
+            kind: self.kind,
+            read_ns: latency(name, "read", self.read_ns, self.read_iops)?,
+            write_ns: latency(name, "write", self.write_ns, self.write_iops)?,
+            read_nj: self.read_nj,
+            write_nj: self.write_nj,
+            background_mw: self.background_mw,
+            capacity_bytes: self.capacity_bytes,
+            endurance_cycles: self.endurance_cycles,
+            source: self.source,
+        })
+    }
+}
+
+/// The devices a run can name: the built-in presets plus any loaded from files.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    devices: BTreeMap<String, Device>,
+}
+
+const PRESETS: &str = include_str!("presets.toml");
+
+impl Catalog {
+    /// The built-in presets.
+    pub fn builtin() -> Catalog {
+        let mut c = Catalog {
+            devices: BTreeMap::new(),
+        };
+        c.add_toml(PRESETS, Path::new("<built-in presets>"))
+            .expect("built-in device presets are valid (tested)");
+        c
+    }
+
+    /// Adds (or overrides) devices from TOML text.
+    pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
+        let specs: BTreeMap<String, DeviceSpec> = toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start].matches('\n').count() as u64 + 1)
+                .unwrap_or(0);
+            Error::format(origin, line, e.message().to_string())
+        })?;
+        for (name, spec) in specs {
+            let d = spec.resolve(&name)?;
+            self.devices.insert(name, d);
+        }
+        Ok(())
+    }
+
+    /// Adds devices from a TOML file.
+    pub fn load_file(&mut self, path: &Path) -> Result<()> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        self.add_toml(&text, path)
+    }
+
+    pub fn get(&self, name: &str, field: &str) -> Result<&Device> {
+        self.devices.get(name).ok_or_else(|| {
+            let names: Vec<_> = self.devices.keys().cloned().collect();
+            Error::config(
+                field,
+                format!("unknown device {name:?}; known: {}", names.join(", ")),
+            )
+        })
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = &Device> {
+        self.devices.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_resolve_iops_to_latency() {
+        let c = Catalog::builtin();
+        let ufs = c.get("ufs31", "swap").unwrap();
+        assert_eq!(ufs.read_ns, 10_000.0);
+        assert!((ufs.write_ns - 14_285.714).abs() < 0.01);
+        let optane = c.get("optane-m10", "swap").unwrap();
+        assert!((optane.read_ns - 5263.158).abs() < 0.01);
+        assert_eq!(optane.kind, DeviceKind::Nvm);
+        assert!(c.get("dram-ramdisk", "swap").is_ok());
+    }
+
+    #[test]
+    fn user_devices_and_errors() {
+        let mut c = Catalog::builtin();
+        c.add_toml(
+            "[slow]\nkind = \"flash\"\nread_ns = 100\nwrite_iops = 1000\n",
+            Path::new("u.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.get("slow", "swap").unwrap().write_ns, 1e6);
+        let e = c
+            .add_toml("[x]\nkind = \"flash\"\nread_ns = 1\n", Path::new("u.toml"))
+            .unwrap_err();
+        assert!(e.to_string().contains("write_ns"), "{e}");
+        let e = c
+            .add_toml(
+                "[x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nspeed = 3\n",
+                Path::new("u.toml"),
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("u.toml:5") && e.to_string().contains("speed"),
+            "{e}"
+        );
+        assert!(c
+            .get("nope", "swap")
+            .unwrap_err()
+            .to_string()
+            .contains("known:"));
+    }
+}

@@ -1,0 +1,73 @@
+//! Errors of the core. Every variant names what went wrong and where, so that the binding can map
+//! each to its own Python exception and a user sees file, line and value.
+
+use std::path::{Path, PathBuf};
+
+/// All errors the core can return.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An impossible or unknown configuration value; `field` is the path of the setting.
+    #[error("config error in {field}: {msg}")]
+    Config { field: String, msg: String },
+
+    /// A malformed trace: `line` is 1-based for text formats and the record number for binary.
+    #[error("{}:{line}: {msg}", path.display())]
+    TraceFormat {
+        path: PathBuf,
+        line: u64,
+        msg: String,
+    },
+
+    /// A file that does not exist.
+    #[error("{}: no such file", path.display())]
+    NotFound { path: PathBuf },
+
+    /// Any other I/O failure, with the file it happened on.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// Memory could not be reclaimed (for example: swap full and no file page left).
+    #[error("out of memory at access {access}: {msg}")]
+    OutOfMemory { access: u64, msg: String },
+
+    /// A broken internal invariant: a bug in mobmem, reported instead of panicking.
+    #[error("internal invariant broken: {0}")]
+    Invariant(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn config(field: impl Into<String>, msg: impl Into<String>) -> Self {
+        Error::Config {
+            field: field.into(),
+            msg: msg.into(),
+        }
+    }
+
+    pub fn format(path: &Path, line: u64, msg: impl Into<String>) -> Self {
+        Error::TraceFormat {
+            path: path.to_path_buf(),
+            line,
+            msg: msg.into(),
+        }
+    }
+
+    /// Wraps an I/O error; a missing file becomes `NotFound`, and a compressed stream that ends
+    /// early becomes a `TraceFormat` error ("truncated") rather than a bare I/O message.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        match source.kind() {
+            std::io::ErrorKind::NotFound => Error::NotFound {
+                path: path.to_path_buf(),
+            },
+            _ => Error::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! mobmem-core: a trace-driven simulator of a smartphone's memory system. No Python here; the
+//! binding crate and the `mobmem` Python package sit on top.
+//!
+//! Layers: `trace` (formats, generator) → `engine` (page states, faults, swap) driving a
+//! `policy` (victim order) with `device` models for I/O time and energy, counting into `meters`.
+
+pub mod config;
+pub mod device;
+pub mod engine;
+pub mod error;
+pub mod meters;
+pub mod policy;
+pub mod trace;
+pub mod units;
+
+pub use config::{RunFile, SimConfig};
+pub use device::{Catalog, Device};
+pub use engine::{simulate, simulate_grid};
+pub use error::{Error, Result};
+pub use meters::{Meters, RunResult};
+pub use trace::{read_trace, write_trace, ReadOptions, Trace, TraceStats};
+pub use units::MemorySize;

@@ -1,0 +1,130 @@
+//! Meters: everything a run counts, and the result record of a run.
+
+use crate::device::Device;
+use crate::trace::TraceStats;
+use serde::Serialize;
+
+/// Counters of one page-level run. Faults are split by cause:
+/// `cold_anon` (first touch of an anon page: zero-fill, no I/O), `cold_file` (first touch of a
+/// file page: a file read), `swap_ins` (a swapped-out anon page: a swap read) and `file_rereads`
+/// (a file page dropped earlier: a file read again).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Meters {
+    pub accesses: u64,
+    pub hits: u64,
+    pub faults: u64,
+    pub cold_anon: u64,
+    pub cold_file: u64,
+    pub swap_ins: u64,
+    pub file_rereads: u64,
+    /// Reads from the file store: cold_file + file_rereads.
+    pub file_reads: u64,
+    /// Dirty anon pages written to swap.
+    pub swap_outs: u64,
+    /// Dirty file pages written back to the file store.
+    pub write_backs: u64,
+    /// Clean anon pages whose swap copy was still valid: freed with no I/O.
+    pub swap_cache_drops: u64,
+    /// Clean file pages dropped (no I/O).
+    pub file_drops: u64,
+    /// Most swap slots in use at once, in pages.
+    pub peak_swap_pages: u64,
+    /// Access index at which swap first became full (None: never).
+    pub swap_full_at: Option<u64>,
+    /// Reclaims done while swap was full (only file or clean pages could go).
+    pub reclaims_while_swap_full: u64,
+    pub io: IoTime,
+    pub energy: Energy,
+    /// CPU time of the accesses (accesses × cpu_ns_per_access).
+    pub cpu_ns: f64,
+    /// Simulated time: CPU time plus the I/O the faults waited for.
+    pub sim_time_ns: f64,
+}
+
+/// I/O time by device and operation, in ns.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct IoTime {
+    pub swap_read_ns: f64,
+    pub swap_write_ns: f64,
+    pub file_read_ns: f64,
+    pub file_write_ns: f64,
+    pub total_ns: f64,
+}
+
+/// Energy of the devices' operations and background power over the simulated time, in joules.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Energy {
+    pub swap_read_j: f64,
+    pub swap_write_j: f64,
+    pub file_read_j: f64,
+    pub file_write_j: f64,
+    pub background_j: f64,
+    pub total_j: f64,
+}
+
+impl Meters {
+    /// Turns operation counts into time and energy on the given devices.
+    pub fn finish(
+        &mut self,
+        swap: &Device,
+        storage: &Device,
+        page_size: u64,
+        cpu_ns_per_access: f64,
+    ) {
+        // Device figures are per 4 KiB; other page sizes scale linearly.
+        let s = page_size as f64 / 4096.0;
+        self.file_reads = self.cold_file + self.file_rereads;
+        self.io = IoTime {
+            swap_read_ns: self.swap_ins as f64 * swap.read_ns * s,
+            swap_write_ns: self.swap_outs as f64 * swap.write_ns * s,
+            file_read_ns: self.file_reads as f64 * storage.read_ns * s,
+            file_write_ns: self.write_backs as f64 * storage.write_ns * s,
+            total_ns: 0.0,
+        };
+        let io = &mut self.io;
+        io.total_ns = io.swap_read_ns + io.swap_write_ns + io.file_read_ns + io.file_write_ns;
+        self.cpu_ns = self.accesses as f64 * cpu_ns_per_access;
+        self.sim_time_ns = self.cpu_ns + self.io.total_ns;
+        let nj = 1e-9;
+        self.energy = Energy {
+            swap_read_j: self.swap_ins as f64 * swap.read_nj * s * nj,
+            swap_write_j: self.swap_outs as f64 * swap.write_nj * s * nj,
+            file_read_j: self.file_reads as f64 * storage.read_nj * s * nj,
+            file_write_j: self.write_backs as f64 * storage.write_nj * s * nj,
+            background_j: (swap.background_mw + storage.background_mw)
+                * 1e-3
+                * self.sim_time_ns
+                * 1e-9,
+            total_j: 0.0,
+        };
+        let e = &mut self.energy;
+        e.total_j =
+            e.swap_read_j + e.swap_write_j + e.file_read_j + e.file_write_j + e.background_j;
+    }
+}
+
+/// The configuration a run actually used, with defaults filled in.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedConfig {
+    pub policy: String,
+    pub params: serde_json::Value,
+    pub memory: String,
+    pub frames: u64,
+    pub page_size: u64,
+    pub swap: Device,
+    pub storage: Device,
+    /// Swap capacity in pages; None = unlimited.
+    pub swap_pages: Option<u64>,
+    pub cpu_ns_per_access: f64,
+}
+
+/// One run's result record.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub config: ResolvedConfig,
+    pub trace: TraceStats,
+    pub meters: Meters,
+    /// Wall-clock time of the replay itself (not of reading the trace).
+    pub wall_time_s: f64,
+    pub accesses_per_s: f64,
+}

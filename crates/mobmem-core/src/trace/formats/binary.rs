@@ -1,0 +1,244 @@
+//! mobmem's own binary trace format, for fast re-runs (`mobmem convert IN OUT.mobt`). It stores the
+//! trace already in dense ids, so loading it needs no hashing. All integers little-endian:
+//!
+//! ```text
+//! magic "MOBMEMTR" | version u32 | flags u32 (1 pids, 2 kinds, 4 files, 8 times)
+//! n_accesses u64 | n_pages u64 | n_files u64
+//! page_numbers u64 × n_pages | [pids u32 × n_pages] | [kinds u8 × n_pages]
+//! [page_files u32 × n_pages | n_files × (len u32, UTF-8 bytes)]
+//! accesses u32 × n_accesses (id << 2 | op) | [times u64 × n_accesses]
+//! end magic "MOBMEMEN"
+//! ```
+//! A reader checks every count, id and op, and the end magic, so a truncated file is an error
+//! that says how far it got.
+
+use super::FormatEntry;
+use crate::error::{Error, Result};
+use crate::trace::{LineReader, Trace, TraceBuilder, MAX_PAGES};
+use std::io::{self, Write};
+
+pub const MAGIC: &[u8; 8] = b"MOBMEMTR";
+const END_MAGIC: &[u8; 8] = b"MOBMEMEN";
+pub const VERSION: u32 = 1;
+const F_PIDS: u32 = 1;
+const F_KINDS: u32 = 2;
+const F_FILES: u32 = 4;
+const F_TIMES: u32 = 8;
+
+pub const FORMAT: FormatEntry = FormatEntry {
+    name: "binary",
+    description: "mobmem binary trace (dense ids, 4 bytes per access)",
+    sniff: |head| head.starts_with(MAGIC),
+    read,
+    write: Some(write),
+};
+
+struct Cursor<'a> {
+    input: &'a mut LineReader,
+    offset: u64,
+}
+
+impl Cursor<'_> {
+    fn bytes(&mut self, out: &mut [u8], what: &str) -> Result<()> {
+        if !self.input.read_exact_or_eof(out)? {
+            return Err(Error::format(
+                self.input.path(),
+                0,
+                format!(
+                    "truncated binary trace: ends inside {what} (at or after byte {})",
+                    self.offset
+                ),
+            ));
+        }
+        self.offset += out.len() as u64;
+        Ok(())
+    }
+    fn u32(&mut self, what: &str) -> Result<u32> {
+        let mut b = [0u8; 4];
+        self.bytes(&mut b, what)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    fn u64(&mut self, what: &str) -> Result<u64> {
+        let mut b = [0u8; 8];
+        self.bytes(&mut b, what)?;
+        Ok(u64::from_le_bytes(b))
+    }
+    /// Reads `n` fixed-size little-endian values in large chunks.
+    fn array<T, const W: usize>(
+        &mut self,
+        n: usize,
+        what: &str,
+        conv: fn([u8; W]) -> T,
+    ) -> Result<Vec<T>> {
+        let mut out = Vec::with_capacity(n);
+        let mut chunk = vec![0u8; (1 << 20) / W * W];
+        let mut left = n;
+        while left > 0 {
+            let k = left.min(chunk.len() / W);
+            let buf = &mut chunk[..k * W];
+            self.bytes(buf, what)?;
+            out.extend(
+                buf.chunks_exact(W)
+                    .map(|c| conv(c.try_into().expect("chunk of W bytes"))),
+            );
+            left -= k;
+        }
+        Ok(out)
+    }
+}
+
+fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
+    let path = input.path().to_path_buf();
+    let bad = |msg: String| Error::format(&path, 0, msg);
+    let mut c = Cursor { input, offset: 0 };
+    let mut magic = [0u8; 8];
+    c.bytes(&mut magic, "the header")?;
+    if &magic != MAGIC {
+        return Err(bad("not a mobmem binary trace (bad magic)".into()));
+    }
+    let version = c.u32("the header")?;
+    if version != VERSION {
+        return Err(bad(format!(
+            "binary trace version {version}; this mobmem reads version {VERSION}"
+        )));
+    }
+    let flags = c.u32("the header")?;
+    if flags & !(F_PIDS | F_KINDS | F_FILES | F_TIMES) != 0 {
+        return Err(bad(format!("unknown flags {flags:#x} in header")));
+    }
+    let n_acc = c.u64("the header")?;
+    let n_pages = c.u64("the header")?;
+    let n_files = c.u64("the header")?;
+    if n_pages as usize > MAX_PAGES || n_acc > (u32::MAX as u64) * 64 {
+        return Err(bad(format!(
+            "implausible header: {n_acc} accesses, {n_pages} pages"
+        )));
+    }
+    let np = n_pages as usize;
+    let mut t = Trace {
+        page_numbers: c.array(np, "the page table", u64::from_le_bytes)?,
+        ..Default::default()
+    };
+    if flags & F_PIDS != 0 {
+        t.page_pids = Some(c.array(np, "the pid table", u32::from_le_bytes)?);
+    }
+    if flags & F_KINDS != 0 {
+        let kinds = c.array(np, "the kind table", |b: [u8; 1]| b[0])?;
+        if let Some(i) = kinds.iter().position(|&k| k > 2) {
+            return Err(bad(format!("page {i} has kind {} (0–2 allowed)", kinds[i])));
+        }
+        t.page_kinds = Some(kinds);
+    }
+    if flags & F_FILES != 0 {
+        let pf = c.array(np, "the page-file table", u32::from_le_bytes)?;
+        if n_files > u32::MAX as u64 {
+            return Err(bad(format!("implausible file count {n_files}")));
+        }
+        for _ in 0..n_files {
+            let len = c.u32("the file names")? as usize;
+            let mut name = vec![0u8; len];
+            c.bytes(&mut name, "the file names")?;
+            t.files
+                .push(String::from_utf8(name).map_err(|_| bad("file name is not UTF-8".into()))?);
+        }
+        if let Some(i) = pf
+            .iter()
+            .position(|&f| f != u32::MAX && f as u64 >= n_files)
+        {
+            return Err(bad(format!("page {i} names file {} of {n_files}", pf[i])));
+        }
+        t.page_files = Some(pf);
+    }
+    let acc = c.array(n_acc as usize, "the access records", u32::from_le_bytes)?;
+    for (i, &a) in acc.iter().enumerate() {
+        if (a >> 2) as u64 >= n_pages || a & 3 == 3 {
+            return Err(Error::format(
+                &path,
+                i as u64 + 1,
+                format!(
+                    "access record {} is {a:#x}: page id {} of {n_pages}, op {}",
+                    i + 1,
+                    a >> 2,
+                    a & 3
+                ),
+            ));
+        }
+    }
+    t.accesses = acc;
+    if flags & F_TIMES != 0 {
+        let times = c.array(n_acc as usize, "the time column", u64::from_le_bytes)?;
+        if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+            return Err(Error::format(
+                &path,
+                i as u64 + 2,
+                "time_ns goes back in time",
+            ));
+        }
+        t.times = Some(times);
+    }
+    let mut end = [0u8; 8];
+    c.bytes(&mut end, "the end marker")?;
+    if &end != END_MAGIC {
+        return Err(bad("bad end marker: the file is corrupt".into()));
+    }
+    if !c.input.at_end()? {
+        return Err(bad("bytes after the end marker: the file is corrupt".into()));
+    }
+    b.install(t);
+    Ok(())
+}
+
+fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
+    let mut flags = 0;
+    if t.page_pids.is_some() {
+        flags |= F_PIDS;
+    }
+    if t.page_kinds.is_some() {
+        flags |= F_KINDS;
+    }
+    if t.page_files.is_some() {
+        flags |= F_FILES;
+    }
+    if t.times.is_some() {
+        flags |= F_TIMES;
+    }
+    w.write_all(MAGIC)?;
+    w.write_all(&VERSION.to_le_bytes())?;
+    w.write_all(&flags.to_le_bytes())?;
+    w.write_all(&(t.accesses.len() as u64).to_le_bytes())?;
+    w.write_all(&(t.page_numbers.len() as u64).to_le_bytes())?;
+    w.write_all(&(t.files.len() as u64).to_le_bytes())?;
+    let mut buf = Vec::with_capacity(1 << 20);
+    macro_rules! dump {
+        ($iter:expr) => {
+            for v in $iter {
+                buf.extend_from_slice(&v.to_le_bytes());
+                if buf.len() >= (1 << 20) - 16 {
+                    w.write_all(&buf)?;
+                    buf.clear();
+                }
+            }
+            w.write_all(&buf)?;
+            buf.clear();
+        };
+    }
+    dump!(t.page_numbers.iter());
+    if let Some(p) = &t.page_pids {
+        dump!(p.iter());
+    }
+    if let Some(k) = &t.page_kinds {
+        w.write_all(k)?;
+    }
+    if let Some(f) = &t.page_files {
+        dump!(f.iter());
+        for name in &t.files {
+            w.write_all(&(name.len() as u32).to_le_bytes())?;
+            w.write_all(name.as_bytes())?;
+        }
+    }
+    dump!(t.accesses.iter());
+    if let Some(ts) = &t.times {
+        dump!(ts.iter());
+    }
+    w.write_all(END_MAGIC)
+}

@@ -1,0 +1,92 @@
+//! Valgrind Lackey output (`valgrind --tool=lackey --trace-mem=yes PROG`): `I  addr,size`,
+//! ` L addr,size`, ` S addr,size`, ` M addr,size`, hex addresses, page = address >> 12.
+//! `M` (modify) is a read then a write. An access that crosses a page boundary touches every page
+//! it covers (all reads before the writes for `M`). Valgrind's own lines (`==pid== …`, `--pid-- …`)
+//! are skipped and counted as banner lines; any other line is malformed.
+
+use super::{parse_hex, show, FormatEntry};
+use crate::error::Result;
+use crate::trace::{LineReader, Op, TraceBuilder};
+
+pub const FORMAT: FormatEntry = FormatEntry {
+    name: "lackey",
+    description: "Valgrind Lackey --trace-mem=yes output",
+    sniff,
+    read,
+    write: None,
+};
+
+const PAGE_SHIFT: u32 = 12;
+
+fn sniff(head: &[u8]) -> bool {
+    head.starts_with(b"==")
+        || head.starts_with(b"--")
+        || head.starts_with(b"I  ")
+        || head.starts_with(b" L ")
+        || head.starts_with(b" S ")
+        || head.starts_with(b" M ")
+}
+
+fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
+    while let Some((n, line)) = input.next_line()? {
+        if line.len() < 4 {
+            if line.iter().all(|c| c.is_ascii_whitespace()) {
+                b.skipped().blank_lines += 1;
+            } else {
+                b.bad_line(n, format!("not a Lackey line: {:?}", show(line)))?;
+            }
+            continue;
+        }
+        let kind = match &line[..3] {
+            b"I  " => b'I',
+            b" L " => b'L',
+            b" S " => b'S',
+            b" M " => b'M',
+            _ => {
+                if line.starts_with(b"==") || line.starts_with(b"--") {
+                    b.skipped().banner_lines += 1;
+                } else {
+                    b.bad_line(n, format!("not a Lackey line: {:?}", show(line)))?;
+                }
+                continue;
+            }
+        };
+        let rest = &line[3..];
+        let Some(comma) = rest.iter().position(|&c| c == b',') else {
+            b.bad_line(n, format!("expected `addr,size`, got {:?}", show(rest)))?;
+            continue;
+        };
+        let addr_s = rest[..comma].trim_ascii();
+        let size_s = rest[comma + 1..].trim_ascii();
+        let Some(addr) = parse_hex(addr_s) else {
+            b.bad_line(
+                n,
+                format!("address {:?} is not a 64-bit hex number", show(addr_s)),
+            )?;
+            continue;
+        };
+        let Some(size) = super::parse_dec(size_s) else {
+            b.bad_line(
+                n,
+                format!("size {:?} is not a decimal number", show(size_s)),
+            )?;
+            continue;
+        };
+        let first = addr >> PAGE_SHIFT;
+        let last = addr.saturating_add(size.max(1) - 1) >> PAGE_SHIFT;
+        let op = match kind {
+            b'I' => Op::Instr,
+            b'L' | b'M' => Op::Read,
+            _ => Op::Write,
+        };
+        for p in first..=last {
+            b.push(n, p, op)?;
+        }
+        if kind == b'M' {
+            for p in first..=last {
+                b.push(n, p, Op::Write)?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,251 @@
+//! Byte input of trace readers: a file, decompressed when its first bytes say gzip or zstd, read
+//! through one reusable buffer, line by line (text formats) or as raw bytes (binary format).
+
+use crate::error::{Error, Result};
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+const BUF_SIZE: usize = 1 << 20;
+/// A line longer than this is not a trace line: stop instead of growing without bound.
+const MAX_LINE: usize = 64 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Gzip,
+    Zstd,
+}
+
+impl Compression {
+    /// The compression a file name asks for when writing (`.gz`, `.zst`).
+    pub fn from_name(path: &Path) -> Compression {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("gz") => Compression::Gzip,
+            Some("zst" | "zstd") => Compression::Zstd,
+            _ => Compression::None,
+        }
+    }
+}
+
+/// A decompressed byte stream with a line counter.
+pub struct LineReader {
+    path: PathBuf,
+    compression: Compression,
+    inner: Box<dyn Read + Send>,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    eof: bool,
+    line: u64,
+}
+
+/// Opens `path`, sniffing gzip/zstd magic bytes (not the file name).
+pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(Error::format(path, 0, "is a directory, not a trace file"));
+    }
+    let mut magic = [0u8; 4];
+    let mut got = 0;
+    while got < 4 {
+        match file.read(&mut magic[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    let head = io::Cursor::new(magic[..got].to_vec()).chain(file);
+    let (compression, inner): (Compression, Box<dyn Read + Send>) =
+        if got >= 4 && magic == ZSTD_MAGIC {
+            let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
+            (Compression::Zstd, Box::new(d))
+        } else if got >= 2 && magic[..2] == GZIP_MAGIC {
+            (
+                Compression::Gzip,
+                Box::new(flate2::read::MultiGzDecoder::new(head)),
+            )
+        } else {
+            (Compression::None, Box::new(head))
+        };
+    Ok((
+        LineReader {
+            path: path.to_path_buf(),
+            compression,
+            inner,
+            buf: vec![0; BUF_SIZE],
+            pos: 0,
+            end: 0,
+            eof: false,
+            line: 0,
+        },
+        compression,
+    ))
+}
+
+impl LineReader {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of the last line returned (1-based).
+    pub fn line_no(&self) -> u64 {
+        self.line
+    }
+
+    fn stream_error(&self, e: io::Error) -> Error {
+        match self.compression {
+            Compression::None => Error::io(&self.path, e),
+            c => Error::format(
+                &self.path,
+                self.line + 1,
+                format!("cannot decompress ({c:?}): the file is truncated or corrupt: {e}"),
+            ),
+        }
+    }
+
+    /// Reads more bytes after the unread ones; returns how many arrived (0 at end of input).
+    fn refill(&mut self) -> Result<usize> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+        }
+        if self.end == self.buf.len() {
+            if self.buf.len() >= MAX_LINE {
+                return Err(Error::format(
+                    &self.path,
+                    self.line + 1,
+                    format!("line longer than {MAX_LINE} bytes: not a trace"),
+                ));
+            }
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        loop {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(0);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.stream_error(e)),
+            }
+        }
+    }
+
+    /// Up to `n` bytes from the start of the unread input, without consuming them.
+    pub fn peek(&mut self, n: usize) -> Result<Vec<u8>> {
+        while self.end - self.pos < n && !self.eof {
+            self.refill()?;
+        }
+        let k = n.min(self.end - self.pos);
+        Ok(self.buf[self.pos..self.pos + k].to_vec())
+    }
+
+    /// The next line without its `\n` / `\r\n`, with its 1-based number; `None` at the end.
+    #[inline]
+    pub fn next_line(&mut self) -> Result<Option<(u64, &[u8])>> {
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[self.pos..self.end]) {
+                let start = self.pos;
+                self.pos = start + i + 1;
+                self.line += 1;
+                let mut l = &self.buf[start..start + i];
+                if let [rest @ .., b'\r'] = l {
+                    l = rest;
+                }
+                return Ok(Some((self.line, l)));
+            }
+            if self.eof {
+                if self.pos < self.end {
+                    let start = self.pos;
+                    self.pos = self.end;
+                    self.line += 1;
+                    let mut l = &self.buf[start..self.end];
+                    if let [rest @ .., b'\r'] = l {
+                        l = rest;
+                    }
+                    return Ok(Some((self.line, l)));
+                }
+                return Ok(None);
+            }
+            self.refill()?;
+        }
+    }
+
+    /// Fills `out` completely; `Ok(false)` if the input ends first (nothing or part was read).
+    pub fn read_exact_or_eof(&mut self, out: &mut [u8]) -> Result<bool> {
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == self.end {
+                if self.eof {
+                    return Ok(false);
+                }
+                // Large reads bypass the buffer.
+                if out.len() - done >= self.buf.len() {
+                    match self.inner.read(&mut out[done..]) {
+                        Ok(0) => {
+                            self.eof = true;
+                            return Ok(false);
+                        }
+                        Ok(n) => done += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(self.stream_error(e)),
+                    }
+                    continue;
+                }
+                self.refill()?;
+                continue;
+            }
+            let k = (self.end - self.pos).min(out.len() - done);
+            out[done..done + k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+            self.pos += k;
+            done += k;
+        }
+        Ok(true)
+    }
+
+    /// True when no byte is left.
+    pub fn at_end(&mut self) -> Result<bool> {
+        if self.pos < self.end {
+            return Ok(false);
+        }
+        if self.eof {
+            return Ok(true);
+        }
+        Ok(self.refill()? == 0 && self.pos == self.end)
+    }
+}
+
+/// Creates `path` and hands `f` a buffered (and compressed, if asked) writer.
+pub fn with_output(
+    path: &Path,
+    compression: Compression,
+    f: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    let file = File::create(path).map_err(|e| Error::io(path, e))?;
+    let w = BufWriter::with_capacity(1 << 20, file);
+    let res = match compression {
+        Compression::None => {
+            let mut w = w;
+            f(&mut w).and_then(|_| w.flush())
+        }
+        Compression::Gzip => {
+            let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::default());
+            f(&mut enc).and_then(|_| enc.finish()?.flush())
+        }
+        Compression::Zstd => {
+            let mut enc =
+                zstd::stream::write::Encoder::new(w, 3).map_err(|e| Error::io(path, e))?;
+            f(&mut enc).and_then(|_| enc.finish()?.flush())
+        }
+    };
+    res.map_err(|e| Error::io(path, e))
+}

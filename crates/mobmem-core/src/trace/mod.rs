@@ -1,0 +1,454 @@
+//! Traces: how accesses come in. A trace is held in memory as dense page ids (4 bytes per access:
+//! id << 2 | op), so that every policy can keep per-page state in a `Vec` instead of a hash map.
+//! Readers stream their input (text is never loaded whole); compression is detected by magic bytes.
+
+pub mod formats;
+pub mod gen;
+mod input;
+mod pagemap;
+
+use crate::error::{Error, Result};
+use pagemap::PageMap;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use input::{open_input, Compression, LineReader};
+
+/// Dense page id, assigned in order of first appearance.
+pub type PageId = u32;
+
+/// Largest number of distinct pages a trace may have (ids share a word with the 2-bit op).
+pub const MAX_PAGES: usize = 1 << 30;
+
+/// What the CPU did: instruction fetch, data read, data write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[repr(u8)]
+pub enum Op {
+    Instr = 0,
+    Read = 1,
+    Write = 2,
+}
+
+impl Op {
+    #[inline(always)]
+    pub fn from_bits(b: u32) -> Op {
+        match b & 3 {
+            0 => Op::Instr,
+            1 => Op::Read,
+            _ => Op::Write,
+        }
+    }
+    #[inline(always)]
+    pub fn is_write(self) -> bool {
+        self == Op::Write
+    }
+    pub fn letter(self) -> char {
+        match self {
+            Op::Instr => 'I',
+            Op::Read => 'R',
+            Op::Write => 'W',
+        }
+    }
+    /// Parses the op column of the text and CSV formats: `I`, `R`, `W` (any case) or the words
+    /// `instr`, `read`, `write`.
+    pub fn parse(s: &[u8]) -> Option<Op> {
+        match s {
+            b"I" | b"i" => Some(Op::Instr),
+            b"R" | b"r" => Some(Op::Read),
+            b"W" | b"w" => Some(Op::Write),
+            _ => match std::str::from_utf8(s).ok()?.to_ascii_lowercase().as_str() {
+                "instr" | "ifetch" | "instruction" => Some(Op::Instr),
+                "read" | "load" => Some(Op::Read),
+                "write" | "store" => Some(Op::Write),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Backing of a page as declared by the trace (CSV `kind` column). `Unknown` pages follow the
+/// rule of DESIGN.md: written → anon from then on; never written → file-backed, clean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[repr(u8)]
+pub enum Kind {
+    Unknown = 0,
+    Anon = 1,
+    File = 2,
+}
+
+impl Kind {
+    pub fn from_u8(v: u8) -> Kind {
+        match v {
+            1 => Kind::Anon,
+            2 => Kind::File,
+            _ => Kind::Unknown,
+        }
+    }
+}
+
+/// Packs a page id and an op into one access word.
+#[inline(always)]
+pub fn pack(id: PageId, op: Op) -> u32 {
+    (id << 2) | op as u32
+}
+
+/// Lines a reader passed over, by reason. Nothing is skipped silently: these are reported.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Skipped {
+    /// Valgrind's `==pid==` banner and other non-access lines of Lackey output.
+    pub banner_lines: u64,
+    pub blank_lines: u64,
+    /// Lines starting with `#`.
+    pub comment_lines: u64,
+    /// Malformed lines, skipped only under `skip_bad_lines`.
+    pub bad_lines: u64,
+    /// The first malformed line that was skipped, as `file:line: message`.
+    pub first_bad_line: Option<String>,
+}
+
+/// A whole trace in memory, in dense ids.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    pub path: PathBuf,
+    pub format: &'static str,
+    /// One word per access: `id << 2 | op`.
+    pub accesses: Vec<u32>,
+    /// Simulated time of each access in ns, when the trace carries it.
+    pub times: Option<Vec<u64>>,
+    /// Original page number of each id.
+    pub page_numbers: Vec<u64>,
+    /// Owner process of each id, when the trace carries pids.
+    pub page_pids: Option<Vec<u32>>,
+    /// Declared kind of each id (`Kind as u8`), when the trace carries kinds.
+    pub page_kinds: Option<Vec<u8>>,
+    /// File of each file page (index into `files`, `u32::MAX` for none), when the trace names files.
+    pub page_files: Option<Vec<u32>>,
+    pub files: Vec<String>,
+    pub skipped: Skipped,
+}
+
+impl Trace {
+    pub fn len(&self) -> usize {
+        self.accesses.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.accesses.is_empty()
+    }
+    /// Distinct pages (the footprint in pages).
+    pub fn num_pages(&self) -> usize {
+        self.page_numbers.len()
+    }
+    pub fn kind_of(&self, id: PageId) -> Kind {
+        match &self.page_kinds {
+            Some(k) => Kind::from_u8(k[id as usize]),
+            None => Kind::Unknown,
+        }
+    }
+
+    pub fn stats(&self, page_size: u64) -> TraceStats {
+        let mut counts = [0u64; 3];
+        let mut per_pid: HashMap<u32, (u64, u64)> = HashMap::new();
+        for &a in &self.accesses {
+            counts[(a & 3) as usize] += 1;
+        }
+        if let Some(pids) = &self.page_pids {
+            for &a in &self.accesses {
+                per_pid.entry(pids[(a >> 2) as usize]).or_default().0 += 1;
+            }
+            for &p in pids {
+                per_pid.entry(p).or_default().1 += 1;
+            }
+        }
+        let mut pids: Vec<PidStats> = per_pid
+            .into_iter()
+            .map(|(pid, (accesses, pages))| PidStats {
+                pid,
+                accesses,
+                pages,
+            })
+            .collect();
+        pids.sort_by_key(|p| p.pid);
+        let [instr, reads, writes] = counts;
+        let duration_ns = self
+            .times
+            .as_ref()
+            .and_then(|t| Some(t.last()? - t.first()?));
+        TraceStats {
+            path: self.path.display().to_string(),
+            format: self.format.to_string(),
+            accesses: self.len() as u64,
+            instr,
+            reads,
+            writes,
+            read_write_ratio: if writes > 0 {
+                Some(reads as f64 / writes as f64)
+            } else {
+                None
+            },
+            distinct_pages: self.num_pages() as u64,
+            footprint_kib: self.num_pages() as u64 * page_size / 1024,
+            duration_ns,
+            pids,
+            skipped: self.skipped.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PidStats {
+    pub pid: u32,
+    pub accesses: u64,
+    pub pages: u64,
+}
+
+/// What `mobmem stats` prints. The read:write ratio is data reads over data writes (instruction
+/// fetches excluded), as in Table 1 of the SPO-CLOCK paper (3.50:1 for Angrybirds).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TraceStats {
+    pub path: String,
+    pub format: String,
+    pub accesses: u64,
+    pub instr: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub read_write_ratio: Option<f64>,
+    pub distinct_pages: u64,
+    pub footprint_kib: u64,
+    pub duration_ns: Option<u64>,
+    pub pids: Vec<PidStats>,
+    pub skipped: Skipped,
+}
+
+/// Options of a trace read.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// A registered format name; `None` sniffs the content.
+    pub format: Option<String>,
+    /// Count and skip malformed lines instead of failing on the first.
+    pub skip_bad_lines: bool,
+}
+
+/// One access with every optional column (the CSV reader's record).
+pub struct Record<'a> {
+    pub pid: u32,
+    pub page: u64,
+    pub op: Op,
+    pub time: Option<u64>,
+    pub kind: Kind,
+    pub file: Option<&'a str>,
+}
+
+/// Builds a `Trace` from parsed records: assigns dense ids, keeps the per-page columns.
+pub struct TraceBuilder {
+    path: PathBuf,
+    map: PageMap,
+    trace: Trace,
+    pids: Vec<u32>,
+    kinds: Vec<u8>,
+    page_files: Vec<u32>,
+    times: Vec<u64>,
+    file_index: HashMap<String, u32>,
+    has_pids: bool,
+    has_kinds: bool,
+    has_files: bool,
+    has_times: bool,
+    skip_bad_lines: bool,
+}
+
+impl TraceBuilder {
+    pub fn new(path: &Path, opts: &ReadOptions) -> Self {
+        TraceBuilder {
+            path: path.to_path_buf(),
+            map: PageMap::new(),
+            trace: Trace {
+                path: path.to_path_buf(),
+                ..Default::default()
+            },
+            pids: Vec::new(),
+            kinds: Vec::new(),
+            page_files: Vec::new(),
+            times: Vec::new(),
+            file_index: HashMap::new(),
+            has_pids: false,
+            has_kinds: false,
+            has_files: false,
+            has_times: false,
+            skip_bad_lines: opts.skip_bad_lines,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    pub fn skipped(&mut self) -> &mut Skipped {
+        &mut self.trace.skipped
+    }
+    pub fn reserve(&mut self, accesses: usize) {
+        self.trace.accesses.reserve(accesses);
+    }
+    /// Declares which optional columns the reader provides (before the first access).
+    pub fn set_columns(&mut self, pids: bool, kinds: bool, files: bool, times: bool) {
+        self.has_pids = pids;
+        self.has_kinds = kinds;
+        self.has_files = files;
+        self.has_times = times;
+    }
+
+    /// A malformed line: an error, or under `skip_bad_lines` a counted skip.
+    pub fn bad_line(&mut self, line: u64, msg: String) -> Result<()> {
+        if !self.skip_bad_lines {
+            return Err(Error::format(&self.path, line, msg));
+        }
+        let s = &mut self.trace.skipped;
+        s.bad_lines += 1;
+        if s.first_bad_line.is_none() {
+            s.first_bad_line = Some(format!("{}:{line}: {msg}", self.path.display()));
+        }
+        Ok(())
+    }
+
+    /// Looks up or assigns the id of `(pid, page)`.
+    #[inline]
+    pub fn page_id(&mut self, line: u64, pid: u32, page: u64) -> Result<PageId> {
+        let next = self.trace.page_numbers.len() as u32;
+        let id = self.map.get_or_insert(page, pid, next);
+        if id == next {
+            if self.trace.page_numbers.len() >= MAX_PAGES {
+                return Err(Error::format(
+                    &self.path,
+                    line,
+                    format!("more than {MAX_PAGES} distinct pages"),
+                ));
+            }
+            self.trace.page_numbers.push(page);
+            if self.has_pids {
+                self.pids.push(pid);
+            }
+            if self.has_kinds {
+                self.kinds.push(Kind::Unknown as u8);
+            }
+            if self.has_files {
+                self.page_files.push(u32::MAX);
+            }
+        }
+        Ok(id)
+    }
+
+    /// Appends one access of the plain formats (no optional columns).
+    #[inline]
+    pub fn push(&mut self, line: u64, page: u64, op: Op) -> Result<()> {
+        let id = self.page_id(line, 0, page)?;
+        self.trace.accesses.push(pack(id, op));
+        Ok(())
+    }
+
+    /// Appends an access with the optional columns. A page's kind and file are fixed by their
+    /// first declaration; a later contradiction is a format error.
+    pub fn push_full(&mut self, line: u64, r: Record<'_>) -> Result<()> {
+        let Record {
+            pid,
+            page,
+            op,
+            time,
+            kind,
+            file,
+        } = r;
+        let id = self.page_id(line, pid, page)?;
+        if self.has_kinds && kind != Kind::Unknown {
+            let k = self.kinds[id as usize];
+            if k == Kind::Unknown as u8 {
+                self.kinds[id as usize] = kind as u8;
+            } else if k != kind as u8 {
+                let was = Kind::from_u8(k);
+                return self.bad_line(
+                    line,
+                    format!("page {page} (pid {pid}) declared {was:?} earlier, {kind:?} here"),
+                );
+            }
+        }
+        if let (true, Some(f)) = (self.has_files, file) {
+            let n = self.file_index.len() as u32;
+            let fid = *self.file_index.entry(f.to_string()).or_insert(n);
+            if fid == n {
+                self.trace.files.push(f.to_string());
+            }
+            let slot = &mut self.page_files[id as usize];
+            if *slot == u32::MAX {
+                *slot = fid;
+            } else if *slot != fid {
+                let was = &self.trace.files[*slot as usize];
+                return self.bad_line(
+                    line,
+                    format!("page {page} belonged to file {was:?} earlier, {f:?} here"),
+                );
+            }
+        }
+        if self.has_times {
+            let t = time.unwrap_or(0);
+            if let Some(&prev) = self.times.last() {
+                if t < prev {
+                    return self.bad_line(
+                        line,
+                        format!("time_ns {t} goes back in time (previous {prev})"),
+                    );
+                }
+            }
+            self.times.push(t);
+        }
+        self.trace.accesses.push(pack(id, op));
+        Ok(())
+    }
+
+    /// Installs whole columns at once (the binary reader).
+    pub fn install(&mut self, trace: Trace) {
+        let skipped = std::mem::take(&mut self.trace.skipped);
+        self.trace = trace;
+        self.trace.skipped = skipped;
+        self.trace.path = self.path.clone();
+    }
+
+    pub fn finish(mut self, format: &'static str) -> Trace {
+        self.trace.format = format;
+        if self.has_pids {
+            self.trace.page_pids = Some(self.pids);
+        }
+        if self.has_kinds {
+            self.trace.page_kinds = Some(self.kinds);
+        }
+        if self.has_files {
+            self.trace.page_files = Some(self.page_files);
+        }
+        if self.has_times {
+            self.trace.times = Some(self.times);
+        }
+        self.trace
+    }
+}
+
+/// Opens and reads a whole trace of any registered format, compressed or not.
+pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
+    let (mut input, _compression) = open_input(path)?;
+    let head = input.peek(64)?;
+    let fmt = match &opts.format {
+        Some(name) => formats::by_name(name)?,
+        None => formats::sniff(&head),
+    };
+    let mut b = TraceBuilder::new(path, opts);
+    (fmt.read)(&mut input, &mut b)?;
+    Ok(b.finish(fmt.name))
+}
+
+/// Writes a trace in a registered format that has a writer (`binary`, `text`, `csv`).
+pub fn write_trace(
+    trace: &Trace,
+    path: &Path,
+    format: &str,
+    compression: Compression,
+) -> Result<()> {
+    let fmt = formats::by_name(format)?;
+    let write = fmt
+        .write
+        .ok_or_else(|| Error::config("format", format!("format {format:?} cannot be written")))?;
+    input::with_output(path, compression, |w| write(trace, w))
+}

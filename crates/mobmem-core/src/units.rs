@@ -1,0 +1,166 @@
+//! Sizes given by users: a number of pages (`1024`), bytes with a unit (`64MiB`, `2GB`, `4096B`),
+//! or a share of the trace's footprint (`10%`).
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum MemorySize {
+    Pages(u64),
+    Bytes(u64),
+    /// Percent of the footprint (distinct pages) of the trace being run.
+    Percent(f64),
+}
+
+impl MemorySize {
+    /// Resolves to a number of page frames. A percentage rounds to the nearest page and never
+    /// gives fewer than one frame, so that `1%` of a tiny trace still runs.
+    pub fn to_pages(&self, page_size: u64, footprint_pages: u64) -> u64 {
+        match *self {
+            MemorySize::Pages(p) => p,
+            MemorySize::Bytes(b) => b / page_size,
+            MemorySize::Percent(p) => {
+                ((footprint_pages as f64) * p / 100.0).round().max(1.0) as u64
+            }
+        }
+    }
+}
+
+fn unit_multiplier(unit: &str) -> Option<u64> {
+    Some(match unit.to_ascii_lowercase().as_str() {
+        "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return None,
+    })
+}
+
+impl FromStr for MemorySize {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let t = s.trim();
+        let bad = |why: &str| Error::config("memory", format!("{why}: {s:?}"));
+        if t.is_empty() {
+            return Err(bad("empty size"));
+        }
+        if let Some(num) = t.strip_suffix('%') {
+            let p: f64 = num.trim().parse().map_err(|_| bad("not a percentage"))?;
+            if !(p > 0.0 && p.is_finite()) {
+                return Err(bad("a percentage must be positive"));
+            }
+            return Ok(MemorySize::Percent(p));
+        }
+        let split = t
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(t.len());
+        let (num, unit) = t.split_at(split);
+        let unit = unit.trim();
+        if unit.is_empty() || unit.eq_ignore_ascii_case("pages") || unit.eq_ignore_ascii_case("p") {
+            let n: u64 = num
+                .parse()
+                .map_err(|_| bad("not a whole number of pages"))?;
+            if n == 0 {
+                return Err(bad("memory must hold at least one page"));
+            }
+            return Ok(MemorySize::Pages(n));
+        }
+        let mult = unit_multiplier(unit)
+            .ok_or_else(|| bad("unknown unit (use B, KiB, MiB, GiB, %, or pages)"))?;
+        let v: f64 = num.parse().map_err(|_| bad("not a number"))?;
+        let bytes = v * mult as f64;
+        if !(bytes >= 1.0 && bytes.is_finite() && bytes < 1.8e19) {
+            return Err(bad("size out of range"));
+        }
+        Ok(MemorySize::Bytes(bytes.round() as u64))
+    }
+}
+
+impl TryFrom<String> for MemorySize {
+    type Error = Error;
+    fn try_from(s: String) -> Result<Self> {
+        s.parse()
+    }
+}
+
+impl From<MemorySize> for String {
+    fn from(m: MemorySize) -> String {
+        m.to_string()
+    }
+}
+
+impl fmt::Display for MemorySize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemorySize::Pages(p) => write!(f, "{p}"),
+            MemorySize::Bytes(b) if b % (1 << 30) == 0 => write!(f, "{}GiB", b >> 30),
+            MemorySize::Bytes(b) if b % (1 << 20) == 0 => write!(f, "{}MiB", b >> 20),
+            MemorySize::Bytes(b) if b % (1 << 10) == 0 => write!(f, "{}KiB", b >> 10),
+            MemorySize::Bytes(b) => write!(f, "{b}B"),
+            MemorySize::Percent(p) => write!(f, "{p}%"),
+        }
+    }
+}
+
+/// Parses a count such as `18M`, `2.5k` or `1000000` (decimal multipliers: k, M, G).
+pub fn parse_count(field: &str, s: &str) -> Result<u64> {
+    let t = s.trim();
+    let bad = || Error::config(field, format!("not a count: {s:?}"));
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1e3),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1e6),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1e9),
+        _ => (t, 1.0),
+    };
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    if !(v >= 0.0 && v.is_finite()) {
+        return Err(bad());
+    }
+    Ok((v * mult).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_forms() {
+        assert_eq!(
+            "1024".parse::<MemorySize>().unwrap(),
+            MemorySize::Pages(1024)
+        );
+        assert_eq!(
+            "64MiB".parse::<MemorySize>().unwrap(),
+            MemorySize::Bytes(64 << 20)
+        );
+        assert_eq!(
+            "1.5 GiB".parse::<MemorySize>().unwrap(),
+            MemorySize::Bytes(3 << 29)
+        );
+        assert_eq!(
+            "10%".parse::<MemorySize>().unwrap(),
+            MemorySize::Percent(10.0)
+        );
+        assert_eq!(MemorySize::Percent(10.0).to_pages(4096, 1000), 100);
+        assert_eq!(MemorySize::Bytes(64 << 20).to_pages(4096, 1), 16384);
+        assert_eq!(MemorySize::Percent(0.001).to_pages(4096, 10), 1);
+    }
+
+    #[test]
+    fn rejects_nonsense() {
+        for s in ["", "0", "-5%", "abc", "10XB", "0%", "nan%", "1e400B"] {
+            assert!(s.parse::<MemorySize>().is_err(), "{s} should be rejected");
+        }
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("n", "18M").unwrap(), 18_000_000);
+        assert_eq!(parse_count("n", "2.5k").unwrap(), 2500);
+        assert!(parse_count("n", "x").is_err());
+    }
+}

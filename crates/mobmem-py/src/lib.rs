@@ -1,0 +1,319 @@
+//! Python bindings of mobmem-core. Thin on purpose: argument conversion, error mapping, and the
+//! GIL released around every replay. Results cross as JSON text (one record per run, never per
+//! access), which the Python package turns into typed objects.
+
+use mobmem_core::error::Error;
+use mobmem_core::trace::{formats, gen, Compression};
+use mobmem_core::{policy, Catalog, ReadOptions, RunFile, SimConfig, Trace as CoreTrace};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Maps a core error to the exception class of the same name in `mobmem.errors`.
+fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    let msg = e.to_string();
+    let build = || -> PyResult<PyErr> {
+        let m = py.import("mobmem.errors")?;
+        let (cls, args): (&str, Vec<Py<PyAny>>) = match &e {
+            Error::Config { field, .. } => (
+                "ConfigError",
+                vec![
+                    msg.clone().into_pyobject(py)?.into_any().unbind(),
+                    field.clone().into_pyobject(py)?.into_any().unbind(),
+                ],
+            ),
+            Error::TraceFormat { path, line, .. } => (
+                "TraceFormatError",
+                vec![
+                    msg.clone().into_pyobject(py)?.into_any().unbind(),
+                    path.display()
+                        .to_string()
+                        .into_pyobject(py)?
+                        .into_any()
+                        .unbind(),
+                    line.into_pyobject(py)?.into_any().unbind(),
+                ],
+            ),
+            Error::NotFound { path } => (
+                "TraceNotFoundError",
+                vec![
+                    msg.clone().into_pyobject(py)?.into_any().unbind(),
+                    path.display()
+                        .to_string()
+                        .into_pyobject(py)?
+                        .into_any()
+                        .unbind(),
+                ],
+            ),
+            Error::Io { .. } => (
+                "MobmemIOError",
+                vec![msg.clone().into_pyobject(py)?.into_any().unbind()],
+            ),
+            Error::OutOfMemory { .. } => (
+                "OutOfMemoryError",
+                vec![msg.clone().into_pyobject(py)?.into_any().unbind()],
+            ),
+            Error::Invariant(_) => (
+                "InvariantError",
+                vec![msg.clone().into_pyobject(py)?.into_any().unbind()],
+            ),
+        };
+        let class = m.getattr(cls)?;
+        let tuple = pyo3::types::PyTuple::new(py, args)?;
+        Ok(PyErr::from_value(class.call1(tuple)?))
+    };
+    build().unwrap_or_else(|_| PyRuntimeError::new_err(msg))
+}
+
+fn json_err(py: Python<'_>, e: serde_json::Error) -> PyErr {
+    to_py(py, Error::config("json", e.to_string()))
+}
+
+/// A trace loaded in memory (dense page ids, 4 bytes per access).
+#[pyclass(module = "mobmem._core", frozen)]
+struct Trace {
+    inner: Arc<CoreTrace>,
+}
+
+#[pymethods]
+impl Trace {
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+    #[getter]
+    fn num_pages(&self) -> usize {
+        self.inner.num_pages()
+    }
+    #[getter]
+    fn path(&self) -> String {
+        self.inner.path.display().to_string()
+    }
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.format
+    }
+    /// Statistics as JSON.
+    #[pyo3(signature = (page_size = 4096))]
+    fn stats_json(&self, py: Python<'_>, page_size: u64) -> PyResult<String> {
+        let t = self.inner.clone();
+        let s = py.detach(move || t.stats(page_size));
+        serde_json::to_string(&s).map_err(|e| json_err(py, e))
+    }
+    /// Writes the trace in a format with a writer; compression from the name (.gz, .zst).
+    fn save(&self, py: Python<'_>, path: PathBuf, format: &str) -> PyResult<()> {
+        let t = self.inner.clone();
+        let format = format.to_string();
+        py.detach(move || {
+            mobmem_core::write_trace(&t, &path, &format, Compression::from_name(&path))
+        })
+        .map_err(|e| to_py(py, e))
+    }
+    /// The accesses as (page number, op letter) pairs, from `start`, at most `limit` of them.
+    #[pyo3(signature = (start = 0, limit = 1000))]
+    fn head(&self, start: usize, limit: usize) -> Vec<(u64, char)> {
+        let t = &self.inner;
+        t.accesses
+            .iter()
+            .skip(start)
+            .take(limit)
+            .map(|&a| {
+                (
+                    t.page_numbers[(a >> 2) as usize],
+                    mobmem_core::trace::Op::from_bits(a).letter(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn catalog(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<Catalog> {
+    let mut c = Catalog::builtin();
+    if let Some(p) = devices {
+        c.load_file(&p).map_err(|e| to_py(py, e))?;
+    }
+    Ok(c)
+}
+
+/// Reads a trace file of any registered format (compression sniffed from its bytes).
+#[pyfunction]
+#[pyo3(signature = (path, format = None, skip_bad_lines = false))]
+fn open_trace(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<String>,
+    skip_bad_lines: bool,
+) -> PyResult<Trace> {
+    let opts = ReadOptions {
+        format,
+        skip_bad_lines,
+    };
+    let t = py
+        .detach(move || mobmem_core::read_trace(&path, &opts))
+        .map_err(|e| to_py(py, e))?;
+    Ok(Trace { inner: Arc::new(t) })
+}
+
+/// Generates a synthetic trace from generator parameters given as JSON.
+#[pyfunction]
+fn generate(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
+    let p: gen::GenParams = serde_json::from_str(params_json)
+        .map_err(|e| to_py(py, Error::config("gen", e.to_string())))?;
+    let t = py.detach(move || p.generate()).map_err(|e| to_py(py, e))?;
+    Ok(Trace { inner: Arc::new(t) })
+}
+
+/// Generator parameters of a named preset, as JSON.
+#[pyfunction]
+fn preset_params(py: Python<'_>, name: &str) -> PyResult<String> {
+    let p = gen::preset(name).map_err(|e| to_py(py, e))?;
+    serde_json::to_string(&p.params()).map_err(|e| json_err(py, e))
+}
+
+#[pyfunction]
+fn preset_names() -> Vec<&'static str> {
+    gen::PRESETS.iter().map(|p| p.name).collect()
+}
+
+/// Default generator parameters, as JSON.
+#[pyfunction]
+fn default_gen_params() -> String {
+    serde_json::to_string(&gen::GenParams::default()).unwrap_or_default()
+}
+
+fn parse_config(py: Python<'_>, json: &str) -> PyResult<SimConfig> {
+    serde_json::from_str(json).map_err(|e| to_py(py, Error::config("config", e.to_string())))
+}
+
+/// Runs one simulation; the config and the result are JSON.
+#[pyfunction]
+#[pyo3(signature = (trace, config_json, devices = None))]
+fn simulate(
+    py: Python<'_>,
+    trace: &Trace,
+    config_json: &str,
+    devices: Option<PathBuf>,
+) -> PyResult<String> {
+    let cfg = parse_config(py, config_json)?;
+    let cat = catalog(py, devices)?;
+    let t = trace.inner.clone();
+    let r = py
+        .detach(move || {
+            let stats = t.stats(cfg.page_size);
+            mobmem_core::simulate(&t, &stats, &cfg, &cat)
+        })
+        .map_err(|e| to_py(py, e))?;
+    serde_json::to_string(&r).map_err(|e| json_err(py, e))
+}
+
+/// Runs a grid of simulations in parallel (threads = 0: all cores); configs and results are JSON
+/// lists in the same order. The first failing run raises.
+#[pyfunction]
+#[pyo3(signature = (trace, configs_json, devices = None, threads = 0))]
+fn simulate_grid(
+    py: Python<'_>,
+    trace: &Trace,
+    configs_json: &str,
+    devices: Option<PathBuf>,
+    threads: usize,
+) -> PyResult<String> {
+    let cfgs: Vec<SimConfig> = serde_json::from_str(configs_json)
+        .map_err(|e| to_py(py, Error::config("configs", e.to_string())))?;
+    let cat = catalog(py, devices)?;
+    let t = trace.inner.clone();
+    let results = py.detach(move || {
+        let page_size = cfgs.first().map_or(4096, |c| c.page_size);
+        let stats = t.stats(page_size);
+        mobmem_core::simulate_grid(&t, &stats, &cfgs, &cat, threads)
+    });
+    let ok: Vec<_> = results
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(|e| to_py(py, e))?;
+    serde_json::to_string(&ok).map_err(|e| json_err(py, e))
+}
+
+/// Loads and validates a TOML run file; returns (trace path, format, skip_bad_lines, sim config
+/// JSON).
+#[pyfunction]
+fn load_run_file(
+    py: Python<'_>,
+    path: PathBuf,
+) -> PyResult<(String, Option<String>, bool, String)> {
+    let (rf, _cat, opts) = RunFile::load(&path).map_err(|e| to_py(py, e))?;
+    let cfg = serde_json::to_string(&rf.sim).map_err(|e| json_err(py, e))?;
+    Ok((
+        rf.trace.path.display().to_string(),
+        opts.format,
+        opts.skip_bad_lines,
+        cfg,
+    ))
+}
+
+/// Runs a whole TOML run file (trace, sim, devices); the result is JSON.
+#[pyfunction]
+fn run_file(py: Python<'_>, path: PathBuf) -> PyResult<String> {
+    let r = py
+        .detach(move || -> mobmem_core::Result<_> {
+            let (rf, cat, opts) = RunFile::load(&path)?;
+            let t = mobmem_core::read_trace(&rf.trace.path, &opts)?;
+            let stats = t.stats(rf.sim.page_size);
+            mobmem_core::simulate(&t, &stats, &rf.sim, &cat)
+        })
+        .map_err(|e| to_py(py, e))?;
+    serde_json::to_string(&r).map_err(|e| json_err(py, e))
+}
+
+/// Registered policies as (name, description).
+#[pyfunction]
+fn policies() -> Vec<(&'static str, &'static str)> {
+    policy::DESCRIPTIONS.to_vec()
+}
+
+/// Registered trace formats as (name, description, writable).
+#[pyfunction]
+fn trace_formats() -> Vec<(&'static str, &'static str, bool)> {
+    formats::REGISTRY
+        .iter()
+        .map(|f| (f.name, f.description, f.write.is_some()))
+        .collect()
+}
+
+/// The device catalog (presets plus an optional user file) as JSON.
+#[pyfunction]
+#[pyo3(signature = (devices = None))]
+fn devices(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<String> {
+    let c = catalog(py, devices)?;
+    let all: Vec<_> = c.all().collect();
+    serde_json::to_string(&all).map_err(|e| json_err(py, e))
+}
+
+/// Resolved parameters (defaults filled in) of a policy, as JSON; raises on unknown keys.
+#[pyfunction]
+#[pyo3(signature = (name, params_json = "{}"))]
+fn policy_params(py: Python<'_>, name: &str, params_json: &str) -> PyResult<String> {
+    let table: toml::Table = serde_json::from_str(params_json)
+        .map_err(|e| to_py(py, Error::config("params", e.to_string())))?;
+    let v = policy::resolved_params(name, &table).map_err(|e| to_py(py, e))?;
+    Ok(v.to_string())
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Trace>()?;
+    m.add_function(wrap_pyfunction!(open_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(preset_params, m)?)?;
+    m.add_function(wrap_pyfunction!(preset_names, m)?)?;
+    m.add_function(wrap_pyfunction!(default_gen_params, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(load_run_file, m)?)?;
+    m.add_function(wrap_pyfunction!(run_file, m)?)?;
+    m.add_function(wrap_pyfunction!(policies, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_formats, m)?)?;
+    m.add_function(wrap_pyfunction!(devices, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_params, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,54 @@
+"""mobmem: a fast, trace-driven simulator of a smartphone's memory system.
+
+>>> import mobmem
+>>> t = mobmem.Trace.generate("angrybirds", accesses=200_000)
+>>> r = mobmem.simulate(t, policy="clock", memory="10%")
+>>> r.faults > 0
+True
+"""
+
+from . import errors
+from ._core import __version__
+from .api import (
+    RunResult,
+    Trace,
+    compare,
+    devices,
+    grid,
+    policies,
+    presets,
+    run_file,
+    simulate,
+    trace_formats,
+)
+from .errors import (
+    ConfigError,
+    InvariantError,
+    MobmemError,
+    MobmemIOError,
+    OutOfMemoryError,
+    TraceFormatError,
+    TraceNotFoundError,
+)
+
+__all__ = [
+    "ConfigError",
+    "InvariantError",
+    "MobmemError",
+    "MobmemIOError",
+    "OutOfMemoryError",
+    "RunResult",
+    "Trace",
+    "TraceFormatError",
+    "TraceNotFoundError",
+    "__version__",
+    "compare",
+    "devices",
+    "errors",
+    "grid",
+    "policies",
+    "presets",
+    "run_file",
+    "simulate",
+    "trace_formats",
+]

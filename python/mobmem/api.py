@@ -1,0 +1,303 @@
+"""The typed Python front of mobmem: traces, runs, grids. All per-access work happens in Rust; this
+module converts arguments and results. Nothing heavy is imported here (pandas only on demand)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PathLike = str | os.PathLike[str]
+
+#: Extension → writable format, for ``Trace.save`` and ``mobmem convert``.
+_FORMAT_BY_EXT = {".mobt": "binary", ".bin": "binary", ".csv": "csv", ".txt": "text", ".trace": "text"}
+
+
+def format_for_path(path: PathLike) -> str:
+    """The trace format a file name asks for (``x.mobt.zst`` → ``binary``)."""
+    name = os.fspath(path).lower()
+    for comp in (".gz", ".zst", ".zstd"):
+        if name.endswith(comp):
+            name = name[: -len(comp)]
+    for ext, fmt in _FORMAT_BY_EXT.items():
+        if name.endswith(ext):
+            return fmt
+    return "binary"
+
+
+class Trace:
+    """A page trace held in memory as dense page ids (4 bytes per access)."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, core: _core.Trace) -> None:
+        self._t = core
+
+    @classmethod
+    def open(cls, path: PathLike, format: str | None = None, skip_bad_lines: bool = False) -> Trace:
+        """Reads a trace: smartphone text, Lackey, CSV or mobmem binary; gzip/zstd detected by
+        their magic bytes. ``format`` forces one; ``skip_bad_lines`` counts malformed lines in
+        ``stats()['skipped']`` instead of raising :class:`~mobmem.errors.TraceFormatError`."""
+        return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines))
+
+    @classmethod
+    def generate(cls, preset: str | None = None, **params: Any) -> Trace:
+        """A synthetic app-like trace: a preset calibrated to Table 1 of the SPO-CLOCK paper
+        (``angrybirds``, ``youtube``, ``chrome``, ``facebook``, ``farmstory``), with any generator
+        parameter overridden (``accesses``, ``footprint_pages``, ``seed``, …)."""
+        base = json.loads(_core.preset_params(preset) if preset else _core.default_gen_params())
+        unknown = set(params) - set(base)
+        if unknown:
+            from .errors import ConfigError
+
+            raise ConfigError(
+                f"unknown generator parameter(s) {sorted(unknown)}; known: {sorted(base)}", "gen"
+            )
+        base.update(params)
+        return cls(_core.generate(json.dumps(base)))
+
+    def __len__(self) -> int:
+        return len(self._t)
+
+    @property
+    def num_pages(self) -> int:
+        """Distinct pages (the footprint in pages)."""
+        return self._t.num_pages
+
+    @property
+    def path(self) -> str:
+        return self._t.path
+
+    @property
+    def format(self) -> str:
+        return self._t.format
+
+    def stats(self, page_size: int = 4096) -> dict[str, Any]:
+        """Accesses, I/R/W counts, read:write ratio (data reads / data writes), distinct pages,
+        footprint, per-pid counts and skipped lines."""
+        return json.loads(self._t.stats_json(page_size))
+
+    def head(self, n: int = 10, start: int = 0) -> list[tuple[int, str]]:
+        """The first ``n`` accesses from ``start`` as (page number, op) pairs."""
+        return self._t.head(start, n)
+
+    def save(self, path: PathLike, format: str | None = None) -> None:
+        """Writes the trace (format from the extension unless given; ``.gz``/``.zst`` compress)."""
+        self._t.save(os.fspath(path), format or format_for_path(path))
+
+    def __repr__(self) -> str:
+        return f"Trace({self.path!r}, format={self.format!r}, accesses={len(self)}, pages={self.num_pages})"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One run: the configuration it used (defaults filled in), the trace's statistics, the meters,
+    and the replay's own wall time."""
+
+    config: dict[str, Any]
+    trace: dict[str, Any]
+    meters: dict[str, Any]
+    wall_time_s: float
+    accesses_per_s: float
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def from_json(cls, text: str) -> RunResult:
+        return cls._from_dict(json.loads(text))
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> RunResult:
+        return cls(d["config"], d["trace"], d["meters"], d["wall_time_s"], d["accesses_per_s"], d)
+
+    @property
+    def policy(self) -> str:
+        return self.config["policy"]
+
+    @property
+    def memory(self) -> str:
+        return self.config["memory"]
+
+    @property
+    def frames(self) -> int:
+        return self.config["frames"]
+
+    @property
+    def faults(self) -> int:
+        return self.meters["faults"]
+
+    @property
+    def hits(self) -> int:
+        return self.meters["hits"]
+
+    @property
+    def io_time_ns(self) -> float:
+        return self.meters["io"]["total_ns"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole record as nested dicts (what ``--json`` prints)."""
+        return dict(self.raw)
+
+    def row(self) -> dict[str, Any]:
+        """A flat dict: one DataFrame row."""
+        m = self.meters
+        r: dict[str, Any] = {
+            "trace": self.trace["path"],
+            "policy": self.policy,
+            "memory": self.memory,
+            "frames": self.frames,
+            "swap": self.config["swap"]["name"],
+            "storage": self.config["storage"]["name"],
+        }
+        for k, v in m.items():
+            if isinstance(v, dict):
+                prefix = "io_" if k == "io" else "energy_"
+                for k2, v2 in v.items():
+                    r[prefix + k2] = v2
+            else:
+                r[k] = v
+        r["wall_time_s"] = self.wall_time_s
+        r["accesses_per_s"] = self.accesses_per_s
+        return r
+
+    def to_pandas(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame([self.row()])
+
+
+def _config(
+    policy: str,
+    memory: str | int,
+    swap: str,
+    storage: str,
+    params: Mapping[str, Any] | None,
+    swap_size: str | int | None,
+    page_size: int,
+    cpu_ns_per_access: float,
+) -> dict[str, Any]:
+    cfg: dict[str, Any] = {
+        "memory": str(memory),
+        "policy": policy,
+        "params": dict(params or {}),
+        "swap": swap,
+        "storage": storage,
+        "page_size": page_size,
+        "cpu_ns_per_access": cpu_ns_per_access,
+    }
+    if swap_size is not None:
+        cfg["swap_size"] = str(swap_size)
+    return cfg
+
+
+def _as_trace(trace: Trace | PathLike) -> Trace:
+    return trace if isinstance(trace, Trace) else Trace.open(trace)
+
+
+def simulate(
+    trace: Trace | PathLike,
+    policy: str = "clock",
+    memory: str | int = "10%",
+    swap: str = "optane-m10",
+    storage: str = "ufs31",
+    params: Mapping[str, Any] | None = None,
+    swap_size: str | int | None = None,
+    page_size: int = 4096,
+    cpu_ns_per_access: float = 1.0,
+    devices: PathLike | None = None,
+) -> RunResult:
+    """Replays ``trace`` on ``memory`` (frames, ``"64MiB"`` or ``"10%"`` of the footprint) under
+    ``policy``, with ``swap`` and ``storage`` device models (names from :func:`devices`; a TOML
+    file of extra devices may be passed as ``devices``)."""
+    t = _as_trace(trace)
+    cfg = _config(policy, memory, swap, storage, params, swap_size, page_size, cpu_ns_per_access)
+    out = _core.simulate(t._t, json.dumps(cfg), None if devices is None else os.fspath(devices))
+    return RunResult.from_json(out)
+
+
+def grid(
+    trace: Trace | PathLike,
+    policies: Sequence[str] | str = ("lru", "clock", "arc", "2q", "opt"),
+    memories: Sequence[str | int] | str = ("5%", "10%", "15%", "20%", "25%"),
+    swap: str = "optane-m10",
+    storage: str = "ufs31",
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+    swap_size: str | int | None = None,
+    page_size: int = 4096,
+    cpu_ns_per_access: float = 1.0,
+    devices: PathLike | None = None,
+    threads: int = 0,
+) -> list[RunResult]:
+    """Runs every policy × memory size in parallel on the machine's cores (``threads=0``); results
+    in grid order (policy-major). ``params`` maps a policy name to its parameters."""
+    t = _as_trace(trace)
+    pols = _split(policies)
+    mems = _split(memories)
+    cfgs = [
+        _config(p, m, swap, storage, (params or {}).get(p), swap_size, page_size, cpu_ns_per_access)
+        for p in pols
+        for m in mems
+    ]
+    out = _core.simulate_grid(
+        t._t, json.dumps(cfgs), None if devices is None else os.fspath(devices), threads
+    )
+    return [RunResult._from_dict(d) for d in json.loads(out)]
+
+
+def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:
+    """:func:`grid` as a pandas DataFrame, one row per run, with ``faults_vs_clock`` and
+    ``io_vs_clock`` (ratios to CLOCK at the same size, when CLOCK is in the grid) and
+    ``faults_vs_opt`` (ratio to OPT, when OPT is in the grid)."""
+    import pandas as pd
+
+    runs = grid(trace, **kwargs)
+    df = pd.DataFrame([r.row() for r in runs])
+    for base, cols in (("clock", ("faults", "io_total_ns")), ("opt", ("faults",))):
+        ref = df[df.policy == base].set_index("memory")
+        if ref.empty:
+            continue
+        for c in cols:
+            name = ("faults" if c == "faults" else "io") + f"_vs_{base}"
+            df[name] = df[c] / df.memory.map(ref[c]).replace(0, float("nan"))
+    return df
+
+
+def _split(v: Sequence[Any] | str) -> list[str]:
+    if isinstance(v, str):
+        return [s.strip() for s in v.split(",") if s.strip()]
+    return [str(x) for x in v]
+
+
+def policies() -> dict[str, str]:
+    """Registered policies: name → description."""
+    return dict(_core.policies())
+
+
+def trace_formats() -> dict[str, str]:
+    """Registered trace formats: name → description."""
+    return {n: d for n, d, _ in _core.trace_formats()}
+
+
+def devices(devices: PathLike | None = None) -> dict[str, dict[str, Any]]:
+    """Device models: the presets plus any from a TOML file."""
+    return {d["name"]: d for d in json.loads(_core.devices(None if devices is None else os.fspath(devices)))}
+
+
+def presets() -> list[str]:
+    """Names of the synthetic workload presets."""
+    return list(_core.preset_names())
+
+
+def run_file(path: PathLike) -> RunResult:
+    """Runs a TOML run file (``[trace]``, ``[sim]``, optional ``[devices.NAME]``)."""
+    return RunResult.from_json(_core.run_file(os.fspath(path)))
+
+
+def iter_rows(runs: Iterable[RunResult]) -> list[dict[str, Any]]:
+    return [r.row() for r in runs]

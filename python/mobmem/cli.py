@@ -1,0 +1,443 @@
+"""The ``mobmem`` command line. The ``run`` path imports only argparse, json and the compiled core,
+so start-up stays small next to the replay itself."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import MobmemError
+
+#: The bundled real trace: sqlite3 running a B-tree workload, captured with Valgrind Lackey.
+DEMO_TRACE = Path(__file__).resolve().parent.parent.parent / "data" / "sqlite3_btree.txt.zst"
+
+
+def _params(items: Sequence[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for it in items or ():
+        if "=" not in it:
+            raise MobmemError(f"--param expects KEY=VALUE, got {it!r}")
+        k, v = it.split("=", 1)
+        try:
+            out[k.strip()] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k.strip()] = v
+    return out
+
+
+def _add_trace_args(p: argparse.ArgumentParser, positional: bool = False) -> None:
+    if positional:
+        p.add_argument("trace", help="trace file (text, Lackey, CSV or binary; gzip/zstd ok)")
+    else:
+        p.add_argument("--trace", "-t", help="trace file (text, Lackey, CSV or binary; gzip/zstd ok)")
+    p.add_argument("--format", help="force a trace format instead of sniffing it")
+    p.add_argument("--skip-bad-lines", action="store_true", help="count and skip malformed lines")
+
+
+def _add_sim_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--swap", default="optane-m10", help="swap device (default: optane-m10)")
+    p.add_argument("--storage", default="ufs31", help="file-store device (default: ufs31)")
+    p.add_argument("--swap-size", help="swap capacity (pages, bytes or %%); default unlimited")
+    p.add_argument("--page-size", type=int, default=4096)
+    p.add_argument("--cpu-ns", type=float, default=1.0, help="CPU time per access in ns (default 1)")
+    p.add_argument("--devices", help="TOML file with extra device models")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _open(args: argparse.Namespace):
+    from .api import Trace
+
+    if not args.trace:
+        raise MobmemError("no trace given (--trace FILE)")
+    return Trace.open(args.trace, args.format, args.skip_bad_lines)
+
+
+def _print_run(r, out) -> None:
+    from .table import num, render
+
+    m = r.meters
+    io = m["io"]
+    t = r.trace
+    head = (
+        f"{t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages"
+        f" | policy {r.policy}, memory {r.memory} = {num(r.frames)} frames"
+        f" | swap {r.config['swap']['name']}, storage {r.config['storage']['name']}"
+    )
+    rows = [
+        ("accesses", num(m["accesses"])),
+        ("hits", num(m["hits"])),
+        ("faults", num(m["faults"])),
+        ("  cold anon (zero-fill)", num(m["cold_anon"])),
+        ("  cold file (file read)", num(m["cold_file"])),
+        ("  swap-in", num(m["swap_ins"])),
+        ("  file re-read", num(m["file_rereads"])),
+        ("swap-outs", num(m["swap_outs"])),
+        ("write-backs", num(m["write_backs"])),
+        ("swap-cache drops (no I/O)", num(m["swap_cache_drops"])),
+        ("file reads", num(m["file_reads"])),
+        ("I/O time swap read (ms)", num(io["swap_read_ns"] / 1e6)),
+        ("I/O time swap write (ms)", num(io["swap_write_ns"] / 1e6)),
+        ("I/O time file read (ms)", num(io["file_read_ns"] / 1e6)),
+        ("I/O time file write (ms)", num(io["file_write_ns"] / 1e6)),
+        ("I/O time total (ms)", num(io["total_ns"] / 1e6)),
+        ("device energy (J)", num(m["energy"]["total_j"])),
+        ("simulated time (ms)", num(m["sim_time_ns"] / 1e6)),
+        ("replay wall time (s)", f"{r.wall_time_s:.3f}"),
+        ("replay speed (M accesses/s)", f"{r.accesses_per_s / 1e6:.1f}"),
+    ]
+    skipped = t["skipped"]
+    if skipped["bad_lines"]:
+        rows.append(("malformed lines skipped", num(skipped["bad_lines"])))
+    print(head, file=out)
+    print(render(("meter", "value"), rows), file=out)
+    if skipped["bad_lines"]:
+        print(f"first skipped line: {skipped['first_bad_line']}", file=out)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .api import RunResult, run_file, simulate
+
+    if args.config:
+        r: RunResult = run_file(args.config)
+    else:
+        r = simulate(
+            _open(args),
+            policy=args.policy,
+            memory=args.memory,
+            swap=args.swap,
+            storage=args.storage,
+            params=_params(args.param),
+            swap_size=args.swap_size,
+            page_size=args.page_size,
+            cpu_ns_per_access=args.cpu_ns,
+            devices=args.devices,
+        )
+    if args.json:
+        json.dump(r.to_dict(), sys.stdout, indent=2)
+        print()
+    else:
+        _print_run(r, sys.stdout)
+    return 0
+
+
+def compare_tables(runs, policies: list[str], memories: list[str]) -> str:
+    """The policies × sizes tables of ``mobmem compare``: faults and I/O time, each with its ratio to
+    CLOCK at the same size (or to the first policy when CLOCK is not in the grid), then OPT's gap."""
+    from .table import num, ratio, render
+
+    by = {(r.policy, r.memory): r for r in runs}
+    mem_labels = [by[(policies[0], m)].memory for m in memories] if runs else []
+    base = "clock" if "clock" in policies else policies[0]
+    out = []
+    t = runs[0].trace
+    cfg = runs[0].config
+    out.append(
+        f"trace {t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages"
+        f"; swap {cfg['swap']['name']}, storage {cfg['storage']['name']}"
+    )
+    frames = ", ".join(f"{m} = {num(by[(policies[0], m)].frames)}" for m in mem_labels)
+    out.append(f"memory in frames: {frames}")
+    for title, get, scale in (
+        ("faults", lambda r: r.faults, 1),
+        ("I/O time (ms)", lambda r: r.io_time_ns, 1e6),
+    ):
+        rows = []
+        for p in policies:
+            row: list[object] = [p]
+            for m in mem_labels:
+                r, b = by[(p, m)], by[(base, m)]
+                v, bv = get(r), get(b)
+                shown = num(v) if scale == 1 else num(v / scale)
+                row.append(f"{shown} {ratio(v / bv if bv else None)}")
+            rows.append(row)
+        out.append("")
+        out.append(render(["policy", *mem_labels], rows, title=f"{title}, and ratio to {base}"))
+    if "opt" in policies:
+        rows = []
+        for p in policies:
+            row = [p]
+            for m in mem_labels:
+                o = by[("opt", m)].faults
+                row.append(ratio(by[(p, m)].faults / o if o else None))
+            rows.append(row)
+        out.append("")
+        out.append(render(["policy", *mem_labels], rows, title="faults relative to OPT (the floor)"))
+    return "\n".join(out)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .api import _split, grid
+
+    trace = _open(args)
+    pols = _split(args.policies)
+    mems = _split(args.memory)
+    runs = grid(
+        trace,
+        policies=pols,
+        memories=mems,
+        swap=args.swap,
+        storage=args.storage,
+        swap_size=args.swap_size,
+        page_size=args.page_size,
+        cpu_ns_per_access=args.cpu_ns,
+        devices=args.devices,
+        threads=args.threads,
+    )
+    if args.json:
+        json.dump([r.to_dict() for r in runs], sys.stdout, indent=2)
+        print()
+        return 0
+    # Resolve the memory labels as the runs echo them (e.g. "10%").
+    labels = [runs[i].memory for i in range(len(mems))]
+    print(compare_tables(runs, pols, labels))
+    return 0
+
+
+def _print_stats(s: dict[str, Any], out) -> None:
+    from .table import num, render
+
+    ratio = s["read_write_ratio"]
+    rows = [
+        ("format", s["format"]),
+        ("accesses", num(s["accesses"])),
+        ("instruction fetches (I)", num(s["instr"])),
+        ("data reads (R)", num(s["reads"])),
+        ("data writes (W)", num(s["writes"])),
+        ("read:write (R/W)", "—" if ratio is None else f"{ratio:.2f}:1"),
+        ("distinct pages", num(s["distinct_pages"])),
+        ("footprint (KiB)", num(s["footprint_kib"])),
+    ]
+    if s["duration_ns"] is not None:
+        rows.append(("duration (ms)", num(s["duration_ns"] / 1e6)))
+    sk = s["skipped"]
+    for k in ("banner_lines", "blank_lines", "comment_lines", "bad_lines"):
+        if sk[k]:
+            rows.append((f"skipped {k.replace('_', ' ')}", num(sk[k])))
+    print(render(("trace " + s["path"], "value"), rows), file=out)
+    if s["pids"]:
+        print(file=out)
+        print(
+            render(
+                ("pid", "accesses", "pages"),
+                [(p["pid"], num(p["accesses"]), num(p["pages"])) for p in s["pids"]],
+            ),
+            file=out,
+        )
+    if sk["first_bad_line"]:
+        print(f"first skipped line: {sk['first_bad_line']}", file=out)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    s = _open(args).stats(args.page_size)
+    if args.json:
+        json.dump(s, sys.stdout, indent=2)
+        print()
+    else:
+        _print_stats(s, sys.stdout)
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from .api import Trace, format_for_path
+
+    t = Trace.open(args.input, args.format, args.skip_bad_lines)
+    fmt = args.to or format_for_path(args.output)
+    t.save(args.output, fmt)
+    print(f"{args.input} ({t.format}, {len(t):,} accesses, {t.num_pages:,} pages) → {args.output} ({fmt})")
+    return 0
+
+
+def cmd_gen(args: argparse.Namespace) -> int:
+    from .api import Trace, format_for_path
+    from .table import num
+
+    overrides: dict[str, Any] = _params(args.set)
+    if args.accesses is not None:
+        overrides["accesses"] = _count(args.accesses)
+    if args.footprint is not None:
+        overrides["footprint_pages"] = _count(args.footprint)
+    overrides["seed"] = args.seed
+    t = Trace.generate(args.preset, **overrides)
+    fmt = args.to or format_for_path(args.output)
+    t.save(args.output, fmt)
+    s = t.stats()
+    ratio = s["read_write_ratio"]
+    print(
+        f"synthetic trace ({args.preset or 'default'} parameters, seed {args.seed}) → {args.output} ({fmt}):"
+        f" {num(s['accesses'])} accesses, {num(s['distinct_pages'])} pages,"
+        f" R:W {'—' if ratio is None else f'{ratio:.2f}'}, I {s['instr'] / max(s['accesses'], 1):.1%}"
+    )
+    return 0
+
+
+def _count(s: str) -> int:
+    mult = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}
+    t = s.strip().lower()
+    try:
+        if t and t[-1] in mult:
+            return round(float(t[:-1]) * mult[t[-1]])
+        return int(t)
+    except ValueError:
+        raise MobmemError(f"not a count: {s!r} (examples: 1000, 2.5k, 18M)") from None
+
+
+def cmd_policies(args: argparse.Namespace) -> int:
+    from .api import policies
+    from .table import render
+
+    print(render(("policy", "description"), sorted(policies().items(), key=lambda kv: kv[0])))
+    return 0
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    from . import _core
+    from .table import render
+
+    print(
+        render(
+            ("format", "description", "writable"),
+            [(n, d, "yes" if w else "no") for n, d, w in _core.trace_formats()],
+        )
+    )
+    return 0
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    from .api import devices
+    from .table import num, render
+
+    ds = devices(args.devices)
+    if args.json:
+        json.dump(ds, sys.stdout, indent=2)
+        print()
+        return 0
+    rows = [
+        (
+            n,
+            d["kind"],
+            num(d["read_ns"]),
+            num(d["write_ns"]),
+            num(d["read_nj"]),
+            num(d["write_nj"]),
+            num(d["background_mw"]),
+        )
+        for n, d in ds.items()
+    ]
+    print(render(("device", "kind", "read ns", "write ns", "read nJ", "write nJ", "idle mW"), rows))
+    for n, d in ds.items():
+        if d["source"]:
+            print(f"  {n}: {d['source']}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The main job on the bundled default workload: a real trace and a synthetic app preset, each
+    replayed under every classic policy at 5–25% of its footprint."""
+    from .api import Trace, grid
+
+    pols = ["fifo", "lru", "clock", "arc", "2q", "opt"]
+    mems = ["5%", "10%", "15%", "20%", "25%"]
+    trace_path = Path(args.trace) if args.trace else DEMO_TRACE
+    if not trace_path.exists():
+        raise MobmemError(f"{trace_path}: the bundled demo trace is missing")
+    print("== Real trace (Valgrind Lackey capture of sqlite3 running inserts, indexes and queries) ==")
+    real = Trace.open(trace_path)
+    print(compare_tables(grid(real, pols, mems, threads=args.threads), pols, mems))
+    print()
+    print(
+        f"== Synthetic trace: preset 'angrybirds' (SPO-CLOCK Table 1 footprint, R:W and instruction share;"
+        f" locality assumed), {args.accesses:,} accesses, seed 1 =="
+    )
+    syn = Trace.generate("angrybirds", accesses=args.accesses, seed=1)
+    print(compare_tables(grid(syn, pols, mems, threads=args.threads), pols, mems))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="mobmem", description="Trace-driven simulator of a smartphone's memory system."
+    )
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="replay a trace under one policy and memory size")
+    _add_trace_args(p)
+    p.add_argument("--policy", "-p", default="clock")
+    p.add_argument(
+        "--memory", "-m", default="10%", help="frames, bytes (64MiB) or %% of footprint (default 10%%)"
+    )
+    p.add_argument("--param", action="append", metavar="KEY=VALUE", help="policy parameter (repeatable)")
+    p.add_argument("--config", help="a TOML run file ([trace], [sim], [devices.NAME]) instead of flags")
+    _add_sim_args(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("compare", help="policies × memory sizes, in parallel, as one table")
+    _add_trace_args(p)
+    p.add_argument("--policies", default="lru,clock,arc,2q,opt")
+    p.add_argument("--memory", "-m", default="5%,10%,15%,20%,25%")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (default: all cores)")
+    _add_sim_args(p)
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("stats", help="accesses, I/R/W, read:write, footprint, per-pid counts")
+    _add_trace_args(p, positional=True)
+    p.add_argument("--page-size", type=int, default=4096)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("convert", help="convert a trace (to mobmem binary for fast re-runs)")
+    p.add_argument("input")
+    p.add_argument(
+        "output", help="output file; format from its extension (.mobt, .csv, .txt), .gz/.zst compress"
+    )
+    p.add_argument("--to", choices=["binary", "csv", "text"], help="output format")
+    p.add_argument("--format", help="force the input format")
+    p.add_argument("--skip-bad-lines", action="store_true")
+    p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser("gen", help="generate a synthetic app-like page trace")
+    p.add_argument("--preset", help="angrybirds, youtube, chrome, facebook or farmstory (SPO-CLOCK Table 1)")
+    p.add_argument("--accesses", "-n", help="number of accesses (e.g. 2M)")
+    p.add_argument("--footprint", help="distinct pages")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="any generator parameter (repeatable)")
+    p.add_argument("--output", "-o", required=True)
+    p.add_argument("--to", choices=["binary", "csv", "text"])
+    p.set_defaults(func=cmd_gen)
+
+    p = sub.add_parser("demo", help="the main job on the bundled default workload")
+    p.add_argument("--trace", help="replace the bundled real trace")
+    p.add_argument("--accesses", type=int, default=2_000_000, help="length of the synthetic trace")
+    p.add_argument("--threads", type=int, default=0)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("policies", help="list the registered policies")
+    p.set_defaults(func=cmd_policies)
+    p = sub.add_parser("formats", help="list the registered trace formats")
+    p.set_defaults(func=cmd_formats)
+    p = sub.add_parser("devices", help="list device models")
+    p.add_argument("--devices", help="TOML file with extra device models")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_devices)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except MobmemError as e:
+        print(f"mobmem: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # `mobmem ... | head` closed the pipe: not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
