@@ -116,8 +116,9 @@ impl<P: Policy> Engine<P> {
         let f = self.flags[id];
         self.m.faults += 1;
         if f & SEEN == 0 {
-            if f & ANON != 0 || a.op.is_write() {
+            if f & ANON != 0 || (a.op.is_write() && f & FILE_FIXED == 0) {
                 // Zero-fill. An anon page has no copy anywhere yet: it is dirty from birth.
+                // (A declared file page is read from its file first, even when written.)
                 self.m.cold_anon += 1;
                 self.flags[id] |= ANON | DIRTY;
             } else {
@@ -133,11 +134,11 @@ impl<P: Policy> Engine<P> {
         } else {
             self.m.file_rereads += 1;
         }
-        let force = self.policy.on_miss(a);
+        self.policy.on_miss(a);
         if self.resident >= self.frames {
             self.reclaim_one(a.index)?;
         }
-        if force && self.resident > 0 {
+        if self.policy.needs_room() {
             self.reclaim_one(a.index)?;
         }
         self.flags[id] |= RESIDENT | SEEN;

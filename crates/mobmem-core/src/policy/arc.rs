@@ -118,7 +118,7 @@ impl Policy for Arc {
         }
     }
 
-    fn on_miss(&mut self, a: &Access) -> bool {
+    fn on_miss(&mut self, a: &Access) {
         let x = a.page;
         self.ghost_hit = NONE;
         match self.loc[x as usize] {
@@ -137,7 +137,6 @@ impl Policy for Arc {
             _ => {}
         }
         self.loc[x as usize] = NONE;
-        false
     }
 
     fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {

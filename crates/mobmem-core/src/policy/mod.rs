@@ -62,8 +62,9 @@ impl ReclaimCtx<'_> {
 
 /// A page-replacement policy.
 ///
-/// Contract: the engine calls exactly one of `on_hit` (page resident) or `on_miss` then, zero or
-/// more times, `select_victim`, then `on_insert` (page not resident) for every access.
+/// Contract: for every access the engine calls either `on_hit` (page resident), or `on_miss`, then
+/// `select_victim` if memory is full, then `select_victim` once more if `needs_room` says so, then
+/// `on_insert` (page not resident).
 /// `select_victim` returns a resident page and detaches it from the policy's resident structures
 /// (a ghost list may remember it); the engine then evicts it. `on_remove` is for removals the
 /// policy did not choose (a process dying), and must not leave a ghost.
@@ -75,11 +76,14 @@ pub trait Policy: Sized + Send {
 
     fn on_hit(&mut self, a: &Access);
 
-    /// A fault on `a.page`, before any victim is chosen. Returns true when the policy wants a page
-    /// reclaimed even though a frame is free (2Q caps its Am queue); the engine then calls
-    /// `select_victim` once more.
+    /// A fault on `a.page`, before any victim is chosen.
     #[inline(always)]
-    fn on_miss(&mut self, _a: &Access) -> bool {
+    fn on_miss(&mut self, _a: &Access) {}
+
+    /// Asked after memory-full reclaim: whether the policy wants one more page reclaimed before the
+    /// insert even though a frame is free (2Q caps its Am queue).
+    #[inline(always)]
+    fn needs_room(&self) -> bool {
         false
     }
 
@@ -199,10 +203,12 @@ pub(crate) mod testutil {
                 continue;
             }
             s.misses += 1;
-            let force = s.p.on_miss(&a);
-            let mut forced = force;
-            while s.n >= s.frames || forced {
-                forced = false;
+            s.p.on_miss(&a);
+            let full = s.n >= s.frames;
+            for round in 0..2 {
+                if (round == 0 && !full) || (round == 1 && !s.p.needs_room()) {
+                    continue;
+                }
                 let v = s.p.select_victim(&ctx).expect("a victim");
                 assert!(s.resident[v as usize], "victim {v} not resident");
                 s.resident[v as usize] = false;

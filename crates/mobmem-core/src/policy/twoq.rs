@@ -5,7 +5,7 @@
 //! - A fault on a page in A1out puts it in Am; any other fault puts it in A1in.
 //! - Reclaim: if |A1in| > Kin, A1in's tail goes to A1out; else Am's LRU page is evicted.
 //! - Entering a full Am evicts Am's LRU page first, even when a frame is free (libCacheSim's Am is
-//!   a cache of its own size); `on_miss` asks the engine for that extra reclaim.
+//!   a cache of its own size); `needs_room` asks the engine for that extra reclaim.
 
 use super::{Access, Links, List, Policy, PolicySetup, ReclaimCtx};
 use crate::error::{Error, Result};
@@ -109,13 +109,17 @@ impl Policy for TwoQ {
         }
     }
 
-    fn on_miss(&mut self, a: &Access) -> bool {
+    fn on_miss(&mut self, a: &Access) {
         self.ghost_hit = self.loc[a.page as usize] == AOUT;
         if self.ghost_hit {
             self.links.remove(&mut self.aout, a.page);
             self.loc[a.page as usize] = NONE;
         }
-        // Entering a full Am displaces its LRU page (checked again in select_victim).
+    }
+
+    /// Entering a full Am displaces its LRU page — judged after memory-full reclaim, which may
+    /// already have taken a page from Am (libCacheSim's Am->get checks Am's size at insert time).
+    fn needs_room(&self) -> bool {
         self.ghost_hit && self.am.len >= self.am_cap && self.am_cap > 0
     }
 
@@ -126,7 +130,7 @@ impl Policy for TwoQ {
             self.evict_from(first, ctx)
                 .or_else(|| self.evict_from(other, ctx))
         } else {
-            // The extra reclaim asked for by on_miss: Am is at its cap.
+            // The extra reclaim asked for by needs_room: Am is at its cap.
             self.evict_from(AM, ctx)
         }
     }

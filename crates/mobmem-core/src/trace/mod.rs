@@ -436,7 +436,15 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
     };
     let mut b = TraceBuilder::new(path, opts);
     (fmt.read)(&mut input, &mut b)?;
-    Ok(b.finish(fmt.name))
+    let t = b.finish(fmt.name);
+    if t.is_empty() {
+        return Err(Error::format(
+            path,
+            input.line_no(),
+            format!("no accesses: the {} trace is empty", fmt.name),
+        ));
+    }
+    Ok(t)
 }
 
 /// Writes a trace in a registered format that has a writer (`binary`, `text`, `csv`).

@@ -28,7 +28,11 @@ const F_TIMES: u32 = 8;
 pub const FORMAT: FormatEntry = FormatEntry {
     name: "binary",
     description: "mobmem binary trace (dense ids, 4 bytes per access)",
-    sniff: |head| head.starts_with(MAGIC),
+    // A file shorter than the magic but equal to its start is a truncated binary trace.
+    sniff: |head| {
+        head.starts_with(MAGIC)
+            || (!head.is_empty() && head.len() < MAGIC.len() && MAGIC.starts_with(head))
+    },
     read,
     write: Some(write),
 };

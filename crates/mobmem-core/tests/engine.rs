@@ -1,0 +1,213 @@
+//! The fault semantics of DESIGN.md, on hand-made sequences.
+
+mod common;
+
+use common::{run, run_cfg, trace};
+use mobmem_core::trace::{Kind, Op::*};
+use mobmem_core::{simulate, Catalog, Error, MemorySize, SimConfig};
+
+#[test]
+fn cold_faults_split_by_kind() {
+    // First read of a never-written page: a file read. First write: zero-fill (anon).
+    let r = run(&trace(&[(1, Read), (2, Write), (3, Instr)]), "lru", 10);
+    let m = &r.meters;
+    assert_eq!((m.cold_file, m.cold_anon, m.file_reads), (2, 1, 2));
+    assert_eq!(m.io.swap_write_ns, 0.0);
+}
+
+#[test]
+fn dirty_anon_swaps_out_then_in_then_clean_drop() {
+    // 1 frame. W1 (anon, dirty). R2 evicts 1 → swap-out. R1 evicts 2 (clean file → dropped),
+    // 1 comes back by swap-in, now clean with a valid swap copy. R2 evicts 1 → swap-cache drop,
+    // no I/O. R1 → swap-in again.
+    let r = run(
+        &trace(&[(1, Write), (2, Read), (1, Read), (2, Read), (1, Read)]),
+        "lru",
+        1,
+    );
+    let m = &r.meters;
+    assert_eq!(m.swap_outs, 1);
+    assert_eq!(m.swap_ins, 2);
+    assert_eq!(m.swap_cache_drops, 1);
+    assert_eq!(m.file_drops, 2);
+    assert_eq!(m.file_rereads, 1);
+    assert_eq!(m.peak_swap_pages, 1);
+    let optane = Catalog::builtin()
+        .get("optane-m10", "swap")
+        .unwrap()
+        .clone();
+    assert!((m.io.swap_read_ns - 2.0 * optane.read_ns).abs() < 1e-6);
+    assert!((m.io.swap_write_ns - optane.write_ns).abs() < 1e-6);
+}
+
+#[test]
+fn writing_a_swapped_in_page_frees_its_slot_and_swaps_out_again() {
+    // W1, R2 (1 out), W1 (1 in, written: copy stale), R2 (1 out again: a second swap-out).
+    let r = run(
+        &trace(&[(1, Write), (2, Read), (1, Write), (2, Read)]),
+        "lru",
+        1,
+    );
+    assert_eq!(r.meters.swap_outs, 2);
+    assert_eq!(r.meters.swap_cache_drops, 0);
+    assert_eq!(r.meters.peak_swap_pages, 1);
+}
+
+#[test]
+fn declared_file_pages_are_written_back_not_swapped() {
+    let mut t = trace(&[(1, Write), (2, Read), (1, Read)]);
+    t.page_kinds = Some(vec![Kind::File as u8, Kind::Unknown as u8]);
+    let r = run(&t, "lru", 1);
+    let m = &r.meters;
+    assert_eq!(
+        (m.write_backs, m.swap_outs, m.cold_file, m.file_rereads),
+        (1, 0, 2, 1)
+    );
+    assert!(m.io.file_write_ns > 0.0);
+}
+
+#[test]
+fn declared_anon_page_read_first_is_zero_filled() {
+    let mut t = trace(&[(1, Read), (2, Read), (1, Read)]);
+    t.page_kinds = Some(vec![Kind::Anon as u8, Kind::Unknown as u8]);
+    let r = run(&t, "lru", 1);
+    assert_eq!(
+        (r.meters.cold_anon, r.meters.swap_outs, r.meters.swap_ins),
+        (1, 1, 1)
+    );
+}
+
+#[test]
+fn swap_full_falls_back_to_file_pages() {
+    // Swap holds 1 page. 1 frame... use 2 frames: W1 W2 fill; R3 evicts 1 (swap-out, swap now
+    // full); R4 must not evict dirty 2: it evicts 3 (file) instead.
+    let t = trace(&[(1, Write), (2, Write), (3, Read), (4, Read), (2, Read)]);
+    let r = run_cfg(&t, "lru", 2, |c| c.swap_size = Some(MemorySize::Pages(1)));
+    let m = &r.meters;
+    assert_eq!(m.swap_outs, 1);
+    assert_eq!(m.swap_full_at, Some(2));
+    assert!(m.reclaims_while_swap_full >= 1);
+    assert_eq!(m.hits, 1, "page 2 stayed resident");
+}
+
+#[test]
+fn out_of_memory_is_an_error_not_a_panic() {
+    let t = trace(&[(1, Write), (2, Write), (3, Write)]);
+    let mut cfg = SimConfig::new(MemorySize::Pages(1));
+    cfg.swap_size = Some(MemorySize::Pages(1));
+    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err();
+    assert!(matches!(e, Error::OutOfMemory { access: 2, .. }), "{e}");
+}
+
+#[test]
+fn memory_as_percentage_and_bytes() {
+    let t = trace(&(0..200).map(|p| (p, Read)).collect::<Vec<_>>());
+    assert_eq!(
+        run_cfg(&t, "lru", 1, |c| c.memory = "10%".parse().unwrap())
+            .config
+            .frames,
+        20
+    );
+    assert_eq!(
+        run_cfg(&t, "lru", 1, |c| c.memory = "64KiB".parse().unwrap())
+            .config
+            .frames,
+        16
+    );
+}
+
+#[test]
+fn bad_configs_name_the_field() {
+    let t = trace(&[(1, Read)]);
+    let cat = Catalog::builtin();
+    let mut cfg = SimConfig::new(MemorySize::Pages(1));
+    cfg.policy = "lfu-nope".into();
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("policy") && e.contains("lfu-nope") && e.contains("known"),
+        "{e}"
+    );
+    let mut cfg = SimConfig::new(MemorySize::Pages(1));
+    cfg.params.insert(
+        "insert_referenced".into(),
+        toml::Value::String("yes".into()),
+    );
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("params (clock)"), "{e}");
+    let mut cfg = SimConfig::new(MemorySize::Pages(1));
+    cfg.params.insert("bogus".into(), toml::Value::Integer(1));
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bogus"), "{e}");
+    let mut cfg = SimConfig::new(MemorySize::Bytes(100));
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("memory"), "{e}");
+    cfg.memory = MemorySize::Pages(1);
+    cfg.swap = "floppy".into();
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("swap") && e.contains("floppy"), "{e}");
+}
+
+#[test]
+fn clock_parameter_changes_the_result() {
+    // 2 frames, 0 1 2 1 3 2 (see clock.rs): bits clear on insert → 3 evicts 2, which faults
+    // again (5 faults); bits set on insert → 3 evicts 1 and 2 hits (4 faults).
+    let t = trace(&[
+        (0, Read),
+        (1, Read),
+        (2, Read),
+        (1, Read),
+        (3, Read),
+        (2, Read),
+    ]);
+    assert_eq!(run(&t, "clock", 2).meters.faults, 5);
+    let b = run_cfg(&t, "clock", 2, |c| {
+        c.params
+            .insert("insert_referenced".into(), toml::Value::Boolean(true));
+    });
+    assert_eq!(
+        b.config.params["insert_referenced"],
+        serde_json::Value::Bool(true)
+    );
+    assert_eq!(b.meters.faults, 4);
+}
+
+#[test]
+fn grid_runs_in_order_and_in_parallel() {
+    let t = mobmem_core::trace::gen::GenParams {
+        accesses: 20_000,
+        footprint_pages: 500,
+        ..Default::default()
+    }
+    .generate()
+    .unwrap();
+    let cfgs: Vec<SimConfig> = ["lru", "clock", "arc", "opt"]
+        .iter()
+        .flat_map(|p| {
+            [20u64, 50, 100].map(|f| {
+                let mut c = SimConfig::new(MemorySize::Pages(f));
+                c.policy = p.to_string();
+                c
+            })
+        })
+        .collect();
+    let stats = t.stats(4096);
+    let out = mobmem_core::simulate_grid(&t, &stats, &cfgs, &Catalog::builtin(), 2);
+    for (c, r) in cfgs.iter().zip(&out) {
+        let r = r.as_ref().unwrap();
+        assert_eq!(
+            (&r.config.policy, r.config.frames),
+            (&c.policy, c.memory.to_pages(4096, 0))
+        );
+        assert_eq!(r.meters, run(&t, &c.policy, r.config.frames).meters);
+    }
+}

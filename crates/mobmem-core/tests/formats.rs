@@ -1,0 +1,292 @@
+//! Trace readers: every format, compression by magic bytes, and every kind of bad input giving an
+//! error with the file, the line and the offending text.
+
+mod common;
+
+use mobmem_core::trace::{formats, write_trace, Compression, Kind, Op};
+use mobmem_core::{read_trace, Error, ReadOptions, Trace};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "mobmem-fmt-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn read(p: &PathBuf) -> mobmem_core::Result<Trace> {
+    read_trace(p, &ReadOptions::default())
+}
+
+fn ops(t: &Trace) -> Vec<(u64, Op)> {
+    t.accesses
+        .iter()
+        .map(|&a| (t.page_numbers[(a >> 2) as usize], Op::from_bits(a)))
+        .collect()
+}
+
+fn format_err(e: Error) -> (PathBuf, u64, String) {
+    match e {
+        Error::TraceFormat { path, line, msg } => (path, line, msg),
+        e => panic!("expected a format error, got {e:?}"),
+    }
+}
+
+#[test]
+fn text_format() {
+    let p = tmp(
+        "t.txt",
+        b"# comment\n5 I\n\n6 R\r\n18446744073709551615 W\n7\tw\n",
+    );
+    let t = read(&p).unwrap();
+    assert_eq!(t.format, "text");
+    assert_eq!(
+        ops(&t),
+        vec![
+            (5, Op::Instr),
+            (6, Op::Read),
+            (u64::MAX, Op::Write),
+            (7, Op::Write)
+        ]
+    );
+    assert_eq!((t.skipped.comment_lines, t.skipped.blank_lines), (1, 1));
+}
+
+#[test]
+fn text_errors_name_file_line_and_value() {
+    for (body, line, needle) in [
+        (&b"1 R\n2 X\n"[..], 2, "\"X\""),
+        (b"1 R\n18446744073709551616 R\n", 2, "18446744073709551616"),
+        (b"1 R\n-3 R\n", 2, "-3"),
+        (b"1 R\n2 R extra\n", 2, "extra"),
+        (b"1 R\n0x10 R\n", 2, "0x10"),
+    ] {
+        let p = tmp("bad.txt", body);
+        let (path, l, msg) = format_err(read(&p).unwrap_err());
+        assert_eq!((path, l), (p.clone(), line));
+        assert!(msg.contains(needle), "{msg} should name {needle}");
+    }
+}
+
+#[test]
+fn skip_bad_lines_counts_them() {
+    let p = tmp("bad.txt", b"1 R\n2 X\n3 W\nzz\n");
+    let t = read_trace(
+        &p,
+        &ReadOptions {
+            skip_bad_lines: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(t.len(), 2);
+    assert_eq!(t.skipped.bad_lines, 2);
+    assert!(t.skipped.first_bad_line.as_ref().unwrap().contains(":2:"));
+}
+
+#[test]
+fn empty_and_comment_only_files_are_errors() {
+    for body in [&b""[..], b"\n\n", b"# nothing\n"] {
+        let (_, _, msg) = format_err(read(&tmp("e.txt", body)).unwrap_err());
+        assert!(msg.contains("empty"), "{msg}");
+    }
+}
+
+#[test]
+fn lackey_format() {
+    let body = b"==1== Lackey, an example Valgrind tool\nI  04000000,3\n L 7ff000ffe,4\n S 1000,8\n M 2ffc,8\n==1== \n";
+    let t = read(&tmp("l.out", body)).unwrap();
+    assert_eq!(t.format, "lackey");
+    assert_eq!(
+        ops(&t),
+        vec![
+            (0x4000, Op::Instr),
+            // 0x7ff000ffe + 4 bytes crosses into the next page.
+            (0x7ff000, Op::Read),
+            (0x7ff001, Op::Read),
+            (0x1, Op::Write),
+            // M crossing 0x2ffc..0x3003: reads of both pages, then writes of both.
+            (0x2, Op::Read),
+            (0x3, Op::Read),
+            (0x2, Op::Write),
+            (0x3, Op::Write),
+        ]
+    );
+    assert_eq!(t.skipped.banner_lines, 2);
+    let (_, line, msg) = format_err(read(&tmp("l.out", b"I  0400,3\n L zzz,4\n")).unwrap_err());
+    assert_eq!(line, 2);
+    assert!(msg.contains("zzz"));
+    let (_, line, msg) =
+        format_err(read(&tmp("l.out", b"I  0400,3\nhello from the program\n")).unwrap_err());
+    assert_eq!(line, 2);
+    assert!(msg.contains("hello"));
+}
+
+#[test]
+fn real_lackey_capture() {
+    // valgrind --tool=lackey --trace-mem=yes /bin/true, on this project's machine kind.
+    let t = read(&common::data("lackey_true.txt.zst")).unwrap();
+    assert_eq!(t.format, "lackey");
+    assert!(t.len() > 100_000);
+    assert!(t.skipped.banner_lines > 5);
+    let s = t.stats(4096);
+    assert!(s.instr > s.reads && s.reads > s.writes && s.writes > 0);
+}
+
+#[test]
+fn csv_format() {
+    let body = b"pid,page,op,time_ns,kind,file\n1,10,R,5,file,libc.so\n1,0x11,W,7,anon,\n2,10,I,9,,\n1,10,W,12,,\n";
+    let t = read(&tmp("t.csv", body)).unwrap();
+    assert_eq!(t.format, "csv");
+    assert_eq!(t.len(), 4);
+    assert_eq!(
+        t.num_pages(),
+        3,
+        "(pid 1, page 10) and (pid 2, page 10) are different pages"
+    );
+    assert_eq!(t.page_pids.as_deref(), Some(&[1, 1, 2][..]));
+    assert_eq!(t.times.as_deref(), Some(&[5, 7, 9, 12][..]));
+    assert_eq!(t.kind_of(0), Kind::File);
+    assert_eq!(t.kind_of(1), Kind::Anon);
+    assert_eq!(t.files, vec!["libc.so".to_string()]);
+    assert_eq!(t.stats(4096).pids.len(), 2);
+}
+
+#[test]
+fn csv_errors() {
+    for (body, line, needle) in [
+        (&b"page,opp\n1,R\n"[..], 1, "opp"),
+        (b"op\nR\n", 1, "page"),
+        (b"page,op\n1,R,3\n", 2, "expected 2 fields"),
+        (b"page,op,kind\n1,R,heap\n", 2, "heap"),
+        (b"page,op,kind\n1,R,anon\n1,R,file\n", 3, "declared"),
+        (b"page,op,time_ns\n1,R,10\n2,R,5\n", 3, "back in time"),
+        (b"page,op,pid\n1,R,99999999999\n", 2, "99999999999"),
+    ] {
+        let (_, l, msg) = format_err(read(&tmp("bad.csv", body)).unwrap_err());
+        assert_eq!(l, line, "{msg}");
+        assert!(msg.contains(needle), "{msg} should contain {needle}");
+    }
+}
+
+#[test]
+fn binary_round_trip_all_columns() {
+    let body = b"pid,page,op,time_ns,kind,file\n1,10,R,5,file,a.so\n1,11,W,7,anon,\n2,10,I,9,,\n";
+    let t = read(&tmp("t.csv", body)).unwrap();
+    for comp in [Compression::None, Compression::Zstd, Compression::Gzip] {
+        let out = tmp("x.mobt", b"");
+        write_trace(&t, &out, "binary", comp).unwrap();
+        let back = read(&out).unwrap();
+        assert_eq!(back.format, "binary");
+        assert_eq!(
+            (&back.accesses, &back.page_numbers, &back.page_pids),
+            (&t.accesses, &t.page_numbers, &t.page_pids)
+        );
+        assert_eq!(
+            (&back.times, &back.page_kinds, &back.page_files, &back.files),
+            (&t.times, &t.page_kinds, &t.page_files, &t.files)
+        );
+    }
+}
+
+#[test]
+fn binary_damage_is_detected() {
+    let t = read(&common::data("sqlite_60k.txt.zst")).unwrap();
+    let out = tmp("x.mobt", b"");
+    write_trace(&t, &out, "binary", Compression::None).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    // Truncated anywhere: an error that says so.
+    for cut in [4, 20, 60, bytes.len() / 2, bytes.len() - 3] {
+        let p = tmp("cut.mobt", &bytes[..cut]);
+        let (_, _, msg) = format_err(read(&p).unwrap_err());
+        assert!(
+            msg.contains("truncated") || msg.contains("magic"),
+            "cut at {cut}: {msg}"
+        );
+    }
+    // A record naming a page id past the table.
+    let mut bad = bytes.clone();
+    let rec0 = 40 + 8 * t.num_pages();
+    bad[rec0..rec0 + 4].copy_from_slice(&(999_999u32 << 2).to_le_bytes());
+    let (_, line, msg) = format_err(read(&tmp("bad.mobt", &bad)).unwrap_err());
+    assert_eq!(line, 1);
+    assert!(msg.contains("page id 999999"), "{msg}");
+    // Trailing garbage.
+    let mut extra = bytes.clone();
+    extra.extend_from_slice(b"junk");
+    let (_, _, msg) = format_err(read(&tmp("x.mobt", &extra)).unwrap_err());
+    assert!(msg.contains("after the end marker"), "{msg}");
+}
+
+#[test]
+fn compression_is_detected_by_magic_not_name() {
+    let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    z.write_all(b"1 R\n2 W\n").unwrap();
+    let zbytes = z.finish().unwrap();
+    let t = read(&tmp("plain-looking.txt", &zbytes)).unwrap();
+    assert_eq!(t.len(), 2);
+    let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    g.write_all(b"1 R\n2 W\n3 I\n").unwrap();
+    let gbytes = g.finish().unwrap();
+    assert_eq!(read(&tmp("noext", &gbytes)).unwrap().len(), 3);
+}
+
+#[test]
+fn truncated_compressed_files_are_errors() {
+    let body: Vec<u8> = (0..50_000)
+        .flat_map(|i| format!("{i} R\n").into_bytes())
+        .collect();
+    let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    z.write_all(&body).unwrap();
+    let zbytes = z.finish().unwrap();
+    let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    g.write_all(&body).unwrap();
+    let gbytes = g.finish().unwrap();
+    for (name, bytes) in [("t.zst", zbytes), ("t.gz", gbytes)] {
+        let p = tmp(name, &bytes[..bytes.len() * 2 / 3]);
+        let (path, _, msg) = format_err(read(&p).unwrap_err());
+        assert_eq!(path, p);
+        assert!(msg.contains("truncated or corrupt"), "{name}: {msg}");
+    }
+}
+
+#[test]
+fn missing_file_and_unknown_format() {
+    assert!(matches!(
+        read(&PathBuf::from("/no/such/trace.txt")).unwrap_err(),
+        Error::NotFound { .. }
+    ));
+    let p = tmp("t.txt", b"1 R\n");
+    let e = read_trace(
+        &p,
+        &ReadOptions {
+            format: Some("parquet".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("parquet") && e.to_string().contains("known"),
+        "{e}"
+    );
+    assert_eq!(formats::names(), vec!["binary", "lackey", "csv", "text"]);
+}
+
+#[test]
+fn text_and_csv_writers_round_trip() {
+    let t = read(&common::data("sqlite_60k.txt.zst")).unwrap();
+    for fmt in ["text", "csv"] {
+        let out = tmp("o.any", b"");
+        write_trace(&t, &out, fmt, Compression::None).unwrap();
+        let back = read(&out).unwrap();
+        assert_eq!(ops(&back), ops(&t), "{fmt}");
+    }
+}
