@@ -6,7 +6,7 @@ mod common;
 use mobmem_core::trace::{formats, write_trace, Compression, Kind, Op};
 use mobmem_core::{read_trace, Error, ReadOptions, Trace};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
@@ -22,7 +22,7 @@ fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-fn read(p: &PathBuf) -> mobmem_core::Result<Trace> {
+fn read(p: &Path) -> mobmem_core::Result<Trace> {
     read_trace(p, &ReadOptions::default())
 }
 
