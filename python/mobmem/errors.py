@@ -4,6 +4,8 @@ the built-in exception a Python user would try first (``ValueError`` for bad inp
 
 from __future__ import annotations
 
+import errno
+
 
 class MobmemError(Exception):
     """Base class of every mobmem error."""
@@ -31,12 +33,22 @@ class TraceNotFoundError(MobmemError, FileNotFoundError):
     """A trace or config file that does not exist."""
 
     def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.filename = path
+        super().__init__(errno.ENOENT, message, path)
+        self.message = message
+
+    def __str__(self) -> str:  # OSError would print "[Errno 2] …: 'path'"
+        return self.message
 
 
 class MobmemIOError(MobmemError, OSError):
     """Any other I/O failure."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class OutOfMemoryError(MobmemError):

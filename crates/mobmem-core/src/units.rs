@@ -7,7 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[serde(try_from = "SizeInput", into = "String")]
 pub enum MemorySize {
     Pages(u64),
     Bytes(u64),
@@ -80,10 +80,22 @@ impl FromStr for MemorySize {
     }
 }
 
-impl TryFrom<String> for MemorySize {
+/// What a config file may hold for a size: a whole number of pages, or a string.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SizeInput {
+    Pages(u64),
+    Text(String),
+}
+
+impl TryFrom<SizeInput> for MemorySize {
     type Error = Error;
-    fn try_from(s: String) -> Result<Self> {
-        s.parse()
+    fn try_from(s: SizeInput) -> Result<Self> {
+        match s {
+            SizeInput::Pages(0) => Err(Error::config("memory", "memory must hold at least one page")),
+            SizeInput::Pages(n) => Ok(MemorySize::Pages(n)),
+            SizeInput::Text(t) => t.parse(),
+        }
     }
 }
 

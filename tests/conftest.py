@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import mobmem
+import pytest
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def data() -> Path:
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def sqlite_slice() -> mobmem.Trace:
+    """60,000 accesses of the real sqlite3 Lackey capture."""
+    return mobmem.Trace.open(DATA / "sqlite_60k.txt.zst")
+
+
+def write(tmp_path: Path, name: str, body: str | bytes) -> Path:
+    p = tmp_path / name
+    if isinstance(body, str):
+        p.write_text(body)
+    else:
+        p.write_bytes(body)
+    return p

@@ -1,0 +1,143 @@
+"""The Python API: traces, runs, grids, DataFrames, and errors mapped to typed exceptions."""
+
+from __future__ import annotations
+
+import json
+
+import mobmem
+import pytest
+from conftest import DATA, write
+
+
+def test_simulate_returns_a_typed_record(sqlite_slice):
+    r = mobmem.simulate(sqlite_slice, policy="lru", memory=8)
+    assert r.policy == "lru" and r.frames == 8 and r.memory == "8"
+    m = r.meters
+    assert m["hits"] + m["faults"] == m["accesses"] == len(sqlite_slice) == 60_000
+    assert m["faults"] == m["cold_anon"] + m["cold_file"] + m["swap_ins"] + m["file_rereads"]
+    io = m["io"]
+    assert io["total_ns"] == pytest.approx(
+        io["swap_read_ns"] + io["swap_write_ns"] + io["file_read_ns"] + io["file_write_ns"]
+    )
+    assert r.config["swap"]["name"] == "optane-m10" and r.config["storage"]["name"] == "ufs31"
+    assert r.accesses_per_s > 0
+    row = r.row()
+    assert row["faults"] == r.faults and row["io_total_ns"] == r.io_time_ns
+    assert json.loads(json.dumps(r.to_dict()))["meters"]["faults"] == r.faults
+
+
+def test_io_time_follows_the_device_models(sqlite_slice):
+    r = mobmem.simulate(sqlite_slice, policy="clock", memory=4)
+    swap = mobmem.devices()["optane-m10"]
+    ufs = mobmem.devices()["ufs31"]
+    m = r.meters
+    assert m["io"]["swap_read_ns"] == pytest.approx(m["swap_ins"] * swap["read_ns"])
+    assert m["io"]["swap_write_ns"] == pytest.approx(m["swap_outs"] * swap["write_ns"])
+    assert m["io"]["file_read_ns"] == pytest.approx(m["file_reads"] * ufs["read_ns"])
+    # A slower swap device costs more time for the same faults.
+    slow = mobmem.simulate(sqlite_slice, policy="clock", memory=4, swap="ufs31")
+    assert slow.faults == r.faults
+    assert slow.meters["io"]["swap_write_ns"] > m["io"]["swap_write_ns"]
+
+
+def test_memory_forms(sqlite_slice):
+    n = sqlite_slice.num_pages
+    assert mobmem.simulate(sqlite_slice, memory="50%").frames == round(n / 2)
+    assert mobmem.simulate(sqlite_slice, memory="64KiB").frames == 16
+    assert mobmem.simulate(sqlite_slice, memory=12).frames == 12
+
+
+def test_grid_and_compare(sqlite_slice):
+    runs = mobmem.grid(sqlite_slice, policies="lru,clock,opt", memories=[4, 16], threads=2)
+    assert [(r.policy, r.frames) for r in runs] == [
+        ("lru", 4),
+        ("lru", 16),
+        ("clock", 4),
+        ("clock", 16),
+        ("opt", 4),
+        ("opt", 16),
+    ]
+    for r in runs:
+        assert r.faults == mobmem.simulate(sqlite_slice, policy=r.policy, memory=r.frames).faults
+    pytest.importorskip("pandas")
+    df = mobmem.compare(sqlite_slice, policies=["lru", "clock", "opt"], memories=[4, 16])
+    assert len(df) == 6
+    clock = df[df.policy == "clock"]
+    assert (clock.faults_vs_clock == 1.0).all()
+    assert (df[df.policy == "opt"].faults_vs_opt == 1.0).all()
+    assert (df.faults_vs_opt >= 1.0).all()
+
+
+def test_policy_params(sqlite_slice):
+    a = mobmem.simulate(sqlite_slice, policy="2q", memory=16)
+    b = mobmem.simulate(sqlite_slice, policy="2q", memory=16, params={"ain_ratio": 0.5})
+    assert a.config["params"] == {"ain_ratio": 0.25, "aout_ratio": 0.5}
+    assert b.config["params"]["ain_ratio"] == 0.5
+    assert a.faults != b.faults
+
+
+def test_generate_is_deterministic_and_validated():
+    a = mobmem.Trace.generate("youtube", accesses=20_000, seed=3)
+    b = mobmem.Trace.generate("youtube", accesses=20_000, seed=3)
+    c = mobmem.Trace.generate("youtube", accesses=20_000, seed=4)
+    assert a.head(500) == b.head(500) != c.head(500)
+    assert mobmem.simulate(a, memory="5%").meters == mobmem.simulate(b, memory="5%").meters
+    with pytest.raises(mobmem.ConfigError, match="no_such"):
+        mobmem.Trace.generate("youtube", no_such=1)
+    with pytest.raises(mobmem.ConfigError, match="preset"):
+        mobmem.Trace.generate("tiktok")
+    with pytest.raises(mobmem.ConfigError, match="hot_prob"):
+        mobmem.Trace.generate(hot_prob=2.0)
+
+
+def test_errors_are_typed(tmp_path, sqlite_slice):
+    with pytest.raises(mobmem.ConfigError, match="known") as e:
+        mobmem.simulate(sqlite_slice, policy="lfu-nope")
+    assert e.value.field == "policy"
+    assert isinstance(e.value, ValueError) and isinstance(e.value, mobmem.MobmemError)
+    with pytest.raises(mobmem.ConfigError, match="memory"):
+        mobmem.simulate(sqlite_slice, memory="ten percent")
+    with pytest.raises(mobmem.ConfigError, match="bogus"):
+        mobmem.simulate(sqlite_slice, params={"bogus": 1})
+    with pytest.raises(mobmem.TraceNotFoundError) as nf:
+        mobmem.Trace.open(tmp_path / "missing.txt")
+    assert isinstance(nf.value, FileNotFoundError)
+    bad = write(tmp_path, "bad.txt", "1 R\n2 R\n3 Q\n")
+    with pytest.raises(mobmem.TraceFormatError) as fe:
+        mobmem.Trace.open(bad)
+    assert fe.value.line == 3 and fe.value.path == str(bad) and "Q" in str(fe.value)
+    with pytest.raises(mobmem.OutOfMemoryError):
+        t = mobmem.Trace.open(write(tmp_path, "w.txt", "1 W\n2 W\n3 W\n"))
+        mobmem.simulate(t, memory=1, swap_size=1)
+
+
+def test_user_devices(tmp_path, sqlite_slice):
+    dev = write(tmp_path, "dev.toml", '[tape]\nkind = "flash"\nread_ns = 1e9\nwrite_ns = 2e9\n')
+    r = mobmem.simulate(sqlite_slice, memory=4, swap="tape", devices=dev)
+    assert r.meters["io"]["swap_read_ns"] == pytest.approx(r.meters["swap_ins"] * 1e9)
+    bad = write(tmp_path, "bad.toml", '[tape]\nkind = "flash"\nread_ns = 1\nwrite_ns = 1\nspeed = 3\n')
+    with pytest.raises(mobmem.TraceFormatError) as e:
+        mobmem.simulate(sqlite_slice, devices=bad)
+    assert e.value.line == 5 and "speed" in str(e.value)
+
+
+def test_run_file(tmp_path):
+    rf = write(
+        tmp_path,
+        "run.toml",
+        f'[trace]\npath = "{DATA / "sqlite_60k.txt.zst"}"\n\n[sim]\nmemory = 8\npolicy = "arc"\n'
+        'swap = "flashy"\n\n[devices.flashy]\nkind = "flash"\nread_iops = 1000\nwrite_iops = 500\n',
+    )
+    r = mobmem.run_file(rf)
+    assert r.policy == "arc" and r.frames == 8 and r.config["swap"]["write_ns"] == 2e6
+    bad = write(tmp_path, "bad.toml", '[trace]\npath = "x"\n[sim]\nmemory = 8\npolcy = "arc"\n')
+    with pytest.raises(mobmem.TraceFormatError, match="polcy") as e:
+        mobmem.run_file(bad)
+    assert e.value.line == 5
+
+
+def test_registries():
+    assert set(mobmem.policies()) >= {"fifo", "lru", "clock", "arc", "2q", "opt"}
+    assert set(mobmem.trace_formats()) == {"binary", "lackey", "csv", "text"}
+    assert {"ufs31", "optane-m10", "dram-ramdisk"} <= set(mobmem.devices())
+    assert mobmem.presets() == ["angrybirds", "youtube", "chrome", "facebook", "farmstory"]

@@ -1,0 +1,107 @@
+"""The command line, end to end, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import DATA, ROOT, write
+
+MOBMEM = [sys.executable, "-m", "mobmem.cli"]
+
+
+def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run([*MOBMEM, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    if ok:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def test_make_demo_prints_the_tables():
+    """The README's first command, exactly."""
+    p = subprocess.run(["make", "demo"], capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    assert p.returncode == 0, p.stderr[-2000:]
+    out = p.stdout
+    assert "Real trace" in out and "Synthetic trace" in out
+    assert out.count("faults, and ratio to clock") == 2
+    assert out.count("faults relative to OPT (the floor)") == 2
+    for pol in ("fifo", "lru", "clock", "arc", "2q", "opt"):
+        assert f"\n{pol} " in out
+    assert "53,966,926 accesses" in out
+
+
+def test_run_table_and_json():
+    p = cli("run", "--trace", str(DATA / "sqlite_60k.txt.zst"), "--policy", "arc", "--memory", "8")
+    assert "policy arc, memory 8 = 8 frames" in p.stdout and "I/O time total (ms)" in p.stdout
+    j = json.loads(
+        cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "-p", "arc", "-m", "8", "--json").stdout
+    )
+    assert j["config"]["policy"] == "arc" and j["meters"]["accesses"] == 60_000
+    assert (
+        j["meters"]["faults"]
+        == json.loads((DATA / "golden_faults.json").read_text())["traces"]["sqlite_60k.txt.zst"]["faults"][
+            "arc"
+        ]["8"]
+    )
+
+
+def test_compare_table_has_ratios_and_opt_gap():
+    p = cli(
+        "compare", "-t", str(DATA / "synthetic_40k.txt.zst"), "--policies", "lru,clock,opt", "-m", "30,100"
+    )
+    assert "faults, and ratio to clock" in p.stdout and "I/O time (ms), and ratio to clock" in p.stdout
+    clock_row = next(line for line in p.stdout.splitlines() if line.startswith("clock "))
+    assert clock_row.count("1.000×") == 2
+    j = json.loads(
+        cli(
+            "compare",
+            "-t",
+            str(DATA / "synthetic_40k.txt.zst"),
+            "--policies",
+            "lru,opt",
+            "-m",
+            "30",
+            "--json",
+        ).stdout
+    )
+    assert [r["config"]["policy"] for r in j] == ["lru", "opt"]
+    assert j[1]["meters"]["faults"] <= j[0]["meters"]["faults"]
+
+
+def test_stats_convert_gen(tmp_path):
+    s = json.loads(cli("stats", str(DATA / "sqlite_60k.txt.zst"), "--json").stdout)
+    assert s["accesses"] == 60_000
+    out = tmp_path / "x.mobt"
+    p = cli("convert", str(DATA / "sqlite_60k.txt.zst"), str(out))
+    assert "binary" in p.stdout
+    s2 = json.loads(cli("stats", str(out), "--json").stdout)
+    assert s2["format"] == "binary" and s2["accesses"] == s["accesses"] and s2["writes"] == s["writes"]
+    g = tmp_path / "g.txt.gz"
+    p = cli("gen", "--preset", "farmstory", "-n", "50k", "--seed", "3", "-o", str(g))
+    assert "synthetic trace (farmstory" in p.stdout
+    s3 = json.loads(cli("stats", str(g), "--json").stdout)
+    assert s3["accesses"] == 50_000 and abs(s3["read_write_ratio"] - 6.03) < 0.3
+
+
+def test_bad_input_exits_2_naming_file_line_and_value(tmp_path):
+    bad = write(tmp_path, "bad.txt", "1 R\n2 R\n77 Z\n")
+    p = cli("run", "-t", str(bad), ok=False)
+    assert p.returncode == 2
+    assert f"{bad}:3:" in p.stderr and '"Z"' in p.stderr and "Traceback" not in p.stderr
+    p = cli("run", "-t", str(bad), "--skip-bad-lines")
+    assert "malformed lines skipped" in p.stdout
+    p = cli("run", "-t", str(tmp_path / "nope.txt"), ok=False)
+    assert p.returncode == 2 and "no such file" in p.stderr
+    p = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--memory", "0", ok=False)
+    assert p.returncode == 2 and "memory" in p.stderr
+    p = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--policy", "mru", ok=False)
+    assert p.returncode == 2 and "unknown policy" in p.stderr
+    p = cli("gen", "-n", "lots", "-o", str(tmp_path / "x.mobt"), ok=False)
+    assert p.returncode == 2 and "lots" in p.stderr
+
+
+@pytest.mark.parametrize("cmd", [["policies"], ["devices"], ["formats"]])
+def test_listings(cmd):
+    assert len(cli(*cmd).stdout.splitlines()) >= 5

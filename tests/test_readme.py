@@ -1,0 +1,41 @@
+"""The README's examples are executed: its Python block, and every `$ mobmem …` line."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+README = (ROOT / "README.md").read_text()
+
+
+def test_python_quickstart_runs(capsys, monkeypatch):
+    pytest.importorskip("pandas")
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    assert blocks, "README lost its Python example"
+    monkeypatch.chdir(ROOT)
+    exec(compile(blocks[0], "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "53966926 accesses over 655 pages" in out
+    assert "faults_vs_opt" in out
+
+
+COMMANDS = [line[2:] for line in re.findall(r"^\$ mobmem .*$", README, re.M)]
+
+
+def test_readme_lists_commands():
+    assert len(COMMANDS) >= 8
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_command_runs(command):
+    argv = shlex.split(command)
+    p = subprocess.run(
+        [sys.executable, "-m", "mobmem.cli", *argv[1:]], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip()
