@@ -92,7 +92,10 @@ impl TryFrom<SizeInput> for MemorySize {
     type Error = Error;
     fn try_from(s: SizeInput) -> Result<Self> {
         match s {
-            SizeInput::Pages(0) => Err(Error::config("memory", "memory must hold at least one page")),
+            SizeInput::Pages(0) => Err(Error::config(
+                "memory",
+                "memory must hold at least one page",
+            )),
             SizeInput::Pages(n) => Ok(MemorySize::Pages(n)),
             SizeInput::Text(t) => t.parse(),
         }
