@@ -1,0 +1,206 @@
+"""mobmem's benchmark: replay speed per policy, trace parse and load speed, and (optionally) the
+whole-process time of `mobmem run` next to libCacheSim's `cachesim` on the same trace and size.
+
+    python bench/bench.py                       # mobmem alone
+    python bench/bench.py --cachesim PATH       # also libCacheSim, side by side, in the same run
+
+Not a test: it prints numbers for BENCHMARKS.md. Traces are generated (seeded) into bench/out/.
+libCacheSim is not part of this project: build it yourself and pass the path of its `cachesim`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mobmem
+
+OUT = Path(__file__).resolve().parent / "out"
+POLICIES = ["fifo", "lru", "clock", "arc", "2q", "opt"]
+LCS_NAMES = {"lru": "LRU", "clock": "Clock", "arc": "ARC", "fifo": "FIFO", "2q": "TwoQ"}
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def make_trace(footprint: int, accesses: int, seed: int) -> tuple[Path, Path, mobmem.Trace]:
+    OUT.mkdir(exist_ok=True)
+    stem = OUT / f"gen_{accesses // 1_000_000}M_{footprint}p_s{seed}"
+    txt, binp = stem.with_suffix(".txt"), stem.with_suffix(".mobt")
+    t = mobmem.Trace.generate(accesses=accesses, footprint_pages=footprint, seed=seed)
+    if not txt.exists():
+        t.save(txt, "text")
+    if not binp.exists():
+        t.save(binp, "binary")
+    return txt, binp, t
+
+
+def best_of(n: int, f) -> float:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def whole_process(argv: list[str], n: int) -> tuple[float, str]:
+    """Median wall time of a whole process (start-up included), and its output."""
+    times, out = [], ""
+    for _ in range(n):
+        t0 = time.perf_counter()
+        p = subprocess.run(argv, capture_output=True, text=True)
+        times.append(time.perf_counter() - t0)
+        if p.returncode != 0:
+            raise SystemExit(f"{argv[0]} failed: {p.stderr[-500:]}")
+        out = p.stdout + p.stderr
+    return statistics.median(times), out
+
+
+def lcs_files(t: mobmem.Trace, stem: Path) -> tuple[Path, Path]:
+    """The same trace in libCacheSim's `txt` (one id per line) and `oracleGeneralBin` formats."""
+    txt, binp = stem.with_suffix(".lcs.txt"), stem.with_suffix(".oracleGeneral.bin")
+    if txt.exists() and binp.exists():
+        return txt, binp
+    pages = [p for p, _ in t.head(len(t))]
+    with txt.open("w") as f:
+        f.writelines(f"{p}\n" for p in pages)
+    nxt = [-1] * len(pages)
+    last: dict[int, int] = {}
+    for i in range(len(pages) - 1, -1, -1):
+        nxt[i] = last.get(pages[i], -1)
+        last[pages[i]] = i
+    rec = struct.Struct("<IQIq")
+    with binp.open("wb") as f:
+        for i, p in enumerate(pages):
+            f.write(rec.pack(i, p, 1, nxt[i]))
+    return txt, binp
+
+
+def lcs_misses(out: str, n: int) -> int | None:
+    line = [x for x in out.splitlines() if "cache size" in x and "miss ratio" in x]
+    if not line:
+        return None
+    return round(float(line[-1].split("miss ratio")[1].split(",")[0]) * n)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--accesses", type=int, default=18_000_000)
+    ap.add_argument("--footprint", type=int, default=70_000)
+    ap.add_argument("--memory", default="10%")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cachesim", help="path of libCacheSim's cachesim binary, for the side-by-side")
+    ap.add_argument("--lcs-footprint", type=int, default=20_000)
+    ap.add_argument("--json", help="also write the numbers to this file")
+    a = ap.parse_args()
+    report: dict = {"machine": machine(), "command": " ".join(["python", *sys.argv])}
+    print(f"machine: {report['machine']}")
+
+    txt, binp, t = make_trace(a.footprint, a.accesses, seed=42)
+    s = t.stats()
+    print(f"trace: synthetic, {s['accesses']:,} accesses, {s['distinct_pages']:,} pages, memory {a.memory}")
+
+    mb = txt.stat().st_size / 1e6
+    t_txt = best_of(a.repeat, lambda: mobmem.Trace.open(txt))
+    t_bin = best_of(a.repeat, lambda: mobmem.Trace.open(binp))
+    report["parse"] = {
+        "text_mb": round(mb, 1),
+        "text_s": round(t_txt, 3),
+        "text_mb_per_s": round(mb / t_txt, 1),
+        "text_maccesses_per_s": round(len(t) / t_txt / 1e6, 1),
+        "binary_mb": round(binp.stat().st_size / 1e6, 1),
+        "binary_s": round(t_bin, 3),
+        "binary_maccesses_per_s": round(len(t) / t_bin / 1e6, 1),
+    }
+    p = report["parse"]
+    print(
+        f"text parse: {p['text_mb']} MB in {p['text_s']} s = {p['text_mb_per_s']} MB/s ({p['text_maccesses_per_s']} M accesses/s)"
+    )
+    print(
+        f"binary load: {p['binary_mb']} MB in {p['binary_s']} s ({p['binary_maccesses_per_s']} M accesses/s)"
+    )
+
+    print(f"\nreplay speed at {a.memory} (replay only, best of {a.repeat}):")
+    report["policies"] = {}
+    clock_speed = None
+    rows = []
+    for pol in POLICIES:
+        rs = [mobmem.simulate(t, policy=pol, memory=a.memory) for _ in range(a.repeat)]
+        best = max(rs, key=lambda r: r.accesses_per_s)
+        report["policies"][pol] = {
+            "maccesses_per_s": round(best.accesses_per_s / 1e6, 1),
+            "faults": best.faults,
+        }
+        if pol == "clock":
+            clock_speed = best.accesses_per_s
+        rows.append((pol, best))
+    for pol, best in rows:
+        rel = best.accesses_per_s / clock_speed if clock_speed else float("nan")
+        report["policies"][pol]["vs_clock"] = round(rel, 2)
+        print(
+            f"  {pol:6s} {best.accesses_per_s / 1e6:7.1f} M accesses/s  ({rel:.2f}× CLOCK)  faults {best.faults:,}"
+        )
+
+    if a.cachesim:
+        side_by_side(a, report)
+    if a.json:
+        Path(a.json).write_text(json.dumps(report, indent=1))
+
+
+def side_by_side(a: argparse.Namespace, report: dict) -> None:
+    txt, binp, t = make_trace(a.lcs_footprint, a.accesses, seed=43)
+    lcs_txt, lcs_bin = lcs_files(t, txt.with_suffix(""))
+    frames = mobmem.simulate(t, policy="fifo", memory=a.memory).frames
+    print(
+        f"\nside by side with libCacheSim cachesim: {len(t):,} accesses over {t.num_pages:,} pages,"
+        f" {frames:,} frames ({a.memory}); whole-process wall time, median of {a.repeat}"
+    )
+    mob = [sys.executable, "-m", "mobmem.cli", "run", "--json", "--memory", str(frames)]
+    report["libcachesim"] = {"frames": frames, "pages": t.num_pages, "rows": []}
+    print(f"  {'policy':6s} {'input':6s} {'mobmem s':>9s} {'cachesim s':>11s} {'speed-up':>9s}  misses equal")
+    for pol in ("lru", "clock", "arc"):
+        for kind, ours, theirs in (
+            ("binary", ["--trace", str(binp)], [str(lcs_bin), "oracleGeneralBin"]),
+            ("text", ["--trace", str(txt)], [str(lcs_txt), "txt"]),
+        ):
+            t_m, out_m = whole_process([*mob, "--policy", pol, *ours], a.repeat)
+            t_c, out_c = whole_process(
+                [a.cachesim, *theirs, LCS_NAMES[pol], str(frames), "--ignore-obj-size=true"], a.repeat
+            )
+            faults = json.loads(out_m)["meters"]["faults"]
+            misses = lcs_misses(out_c, len(t))
+            same = "yes" if misses == faults else f"NO ({faults:,} vs {misses})"
+            report["libcachesim"]["rows"].append(
+                {
+                    "policy": pol,
+                    "input": kind,
+                    "mobmem_s": round(t_m, 3),
+                    "cachesim_s": round(t_c, 3),
+                    "speedup": round(t_c / t_m, 2),
+                    "faults": faults,
+                    "cachesim_misses": misses,
+                }
+            )
+            print(f"  {pol:6s} {kind:6s} {t_m:9.3f} {t_c:11.3f} {t_c / t_m:8.2f}×  {same}")
+
+
+if __name__ == "__main__":
+    main()
