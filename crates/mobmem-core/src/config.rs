@@ -112,13 +112,7 @@ impl RunFile {
     /// device catalog (presets plus the file's devices) and the read options.
     pub fn load(path: &Path) -> Result<(RunFile, Catalog, ReadOptions)> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let mut rf: RunFile = toml::from_str(&text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start].matches('\n').count() as u64 + 1)
-                .unwrap_or(0);
-            Error::format(path, line, e.message().to_string())
-        })?;
+        let mut rf: RunFile = toml::from_str(&text).map_err(|e| Error::toml(path, &text, e))?;
         if rf.trace.path.is_relative() {
             if let Some(dir) = path.parent() {
                 rf.trace.path = dir.join(&rf.trace.path);

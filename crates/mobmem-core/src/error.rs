@@ -57,6 +57,15 @@ impl Error {
         }
     }
 
+    /// A TOML parse error of `text` (read from `path`), with the line it points at.
+    pub fn toml(path: &Path, text: &str, e: toml::de::Error) -> Self {
+        let line = e
+            .span()
+            .map(|s| text[..s.start].matches('\n').count() as u64 + 1)
+            .unwrap_or(0);
+        Error::format(path, line, e.message().to_string())
+    }
+
     /// Wraps an I/O error; a missing file becomes `NotFound`, and a compressed stream that ends
     /// early becomes a `TraceFormat` error ("truncated") rather than a bare I/O message.
     pub fn io(path: &Path, source: std::io::Error) -> Self {

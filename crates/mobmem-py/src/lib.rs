@@ -15,55 +15,41 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let msg = e.to_string();
     let build = || -> PyResult<PyErr> {
         let m = py.import("mobmem.errors")?;
-        let (cls, args): (&str, Vec<Py<PyAny>>) = match &e {
-            Error::Config { field, .. } => (
-                "ConfigError",
-                vec![
-                    msg.clone().into_pyobject(py)?.into_any().unbind(),
-                    field.clone().into_pyobject(py)?.into_any().unbind(),
-                ],
-            ),
-            Error::TraceFormat { path, line, .. } => (
-                "TraceFormatError",
-                vec![
-                    msg.clone().into_pyobject(py)?.into_any().unbind(),
-                    path.display()
-                        .to_string()
-                        .into_pyobject(py)?
-                        .into_any()
-                        .unbind(),
-                    line.into_pyobject(py)?.into_any().unbind(),
-                ],
-            ),
-            Error::NotFound { path } => (
-                "TraceNotFoundError",
-                vec![
-                    msg.clone().into_pyobject(py)?.into_any().unbind(),
-                    path.display()
-                        .to_string()
-                        .into_pyobject(py)?
-                        .into_any()
-                        .unbind(),
-                ],
-            ),
-            Error::Io { .. } => (
-                "MobmemIOError",
-                vec![msg.clone().into_pyobject(py)?.into_any().unbind()],
-            ),
-            Error::OutOfMemory { .. } => (
-                "OutOfMemoryError",
-                vec![msg.clone().into_pyobject(py)?.into_any().unbind()],
-            ),
-            Error::Invariant(_) => (
-                "InvariantError",
-                vec![msg.clone().into_pyobject(py)?.into_any().unbind()],
-            ),
+        let exc = match &e {
+            Error::Config { field, .. } => m.getattr("ConfigError")?.call1((&msg, field))?,
+            Error::TraceFormat { path, line, .. } => {
+                m.getattr("TraceFormatError")?
+                    .call1((&msg, path.display().to_string(), *line))?
+            }
+            Error::NotFound { path } => m
+                .getattr("TraceNotFoundError")?
+                .call1((&msg, path.display().to_string()))?,
+            Error::Io { .. } => m.getattr("MobmemIOError")?.call1((&msg,))?,
+            Error::OutOfMemory { .. } => m.getattr("OutOfMemoryError")?.call1((&msg,))?,
+            Error::Invariant(_) => m.getattr("InvariantError")?.call1((&msg,))?,
         };
-        let class = m.getattr(cls)?;
-        let tuple = pyo3::types::PyTuple::new(py, args)?;
-        Ok(PyErr::from_value(class.call1(tuple)?))
+        Ok(PyErr::from_value(exc))
     };
     build().unwrap_or_else(|_| PyRuntimeError::new_err(msg))
+}
+
+/// Runs core work with the GIL released; a panic (a bug) becomes an `InvariantError` instead of
+/// crossing into Python as a `PanicException`.
+fn detach<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> mobmem_core::Result<T> + Send,
+) -> PyResult<T> {
+    py.detach(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Error::Invariant(format!("panic: {what}")))
+        })
+    })
+    .map_err(|e| to_py(py, e))
 }
 
 fn json_err(py: Python<'_>, e: serde_json::Error) -> PyErr {
@@ -97,7 +83,7 @@ impl Trace {
     #[pyo3(signature = (page_size = 4096))]
     fn stats_json(&self, py: Python<'_>, page_size: u64) -> PyResult<String> {
         let t = self.inner.clone();
-        let s = py.detach(move || t.stats(page_size));
+        let s = detach(py, move || Ok(t.stats(page_size)))?;
         serde_json::to_string(&s).map_err(|e| json_err(py, e))
     }
     /// Writes the trace in a format with a writer; compression from the name (.gz, .zst).
@@ -159,7 +145,7 @@ fn open_trace(
 fn generate(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
     let p: gen::GenParams = serde_json::from_str(params_json)
         .map_err(|e| to_py(py, Error::config("gen", e.to_string())))?;
-    let t = py.detach(move || p.generate()).map_err(|e| to_py(py, e))?;
+    let t = detach(py, move || p.generate())?;
     Ok(Trace { inner: Arc::new(t) })
 }
 
@@ -197,12 +183,10 @@ fn simulate(
     let cfg = parse_config(py, config_json)?;
     let cat = catalog(py, devices)?;
     let t = trace.inner.clone();
-    let r = py
-        .detach(move || {
-            let stats = t.stats(cfg.page_size);
-            mobmem_core::simulate(&t, &stats, &cfg, &cat)
-        })
-        .map_err(|e| to_py(py, e))?;
+    let r = detach(py, move || {
+        let stats = t.stats(cfg.page_size);
+        mobmem_core::simulate(&t, &stats, &cfg, &cat)
+    })?;
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }
 
@@ -253,14 +237,12 @@ fn load_run_file(
 /// Runs a whole TOML run file (trace, sim, devices); the result is JSON.
 #[pyfunction]
 fn run_file(py: Python<'_>, path: PathBuf) -> PyResult<String> {
-    let r = py
-        .detach(move || -> mobmem_core::Result<_> {
-            let (rf, cat, opts) = RunFile::load(&path)?;
-            let t = mobmem_core::read_trace(&rf.trace.path, &opts)?;
-            let stats = t.stats(rf.sim.page_size);
-            mobmem_core::simulate(&t, &stats, &rf.sim, &cat)
-        })
-        .map_err(|e| to_py(py, e))?;
+    let r = detach(py, move || {
+        let (rf, cat, opts) = RunFile::load(&path)?;
+        let t = mobmem_core::read_trace(&rf.trace.path, &opts)?;
+        let stats = t.stats(rf.sim.page_size);
+        mobmem_core::simulate(&t, &stats, &rf.sim, &cat)
+    })?;
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }
 

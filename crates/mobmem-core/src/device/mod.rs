@@ -136,13 +136,8 @@ impl Catalog {
 
     /// Adds (or overrides) devices from TOML text.
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let specs: BTreeMap<String, DeviceSpec> = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start].matches('\n').count() as u64 + 1)
-                .unwrap_or(0);
-            Error::format(origin, line, e.message().to_string())
-        })?;
+        let specs: BTreeMap<String, DeviceSpec> =
+            toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
         for (name, spec) in specs {
             let d = spec.resolve(&name)?;
             self.devices.insert(name, d);
