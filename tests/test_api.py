@@ -14,7 +14,9 @@ def test_simulate_returns_a_typed_record(sqlite_slice):
     assert r.policy == "lru" and r.frames == 8 and r.memory == "8"
     m = r.meters
     assert m["hits"] + m["faults"] == m["accesses"] == len(sqlite_slice) == 60_000
-    assert m["faults"] == m["cold_anon"] + m["cold_file"] + m["swap_ins"] + m["file_rereads"]
+    assert m["faults"] == (
+        m["cold_anon"] + m["cold_file"] + m["swap_faults"] + m["file_rereads"] + m["dr_promotions"]
+    )
     io = m["io"]
     assert io["total_ns"] == pytest.approx(
         io["swap_read_ns"] + io["swap_write_ns"] + io["file_read_ns"] + io["file_write_ns"]

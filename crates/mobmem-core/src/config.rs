@@ -50,6 +50,14 @@ pub struct SimConfig {
     /// CPU time of one access that hits, in ns.
     #[serde(default = "d_cpu")]
     pub cpu_ns_per_access: f64,
+    /// Direct Read (DR. Swap): read faults on swapped pages map the NVM page in place. Needs a swap
+    /// device of kind `nvm`.
+    #[serde(default)]
+    pub direct_read: bool,
+    /// Up time t_TOTAL of the swap area for its energy model (eqs. 1, 6, 13), in seconds; the
+    /// simulated time when absent.
+    #[serde(default)]
+    pub energy_duration_s: Option<f64>,
 }
 
 impl SimConfig {
@@ -63,6 +71,8 @@ impl SimConfig {
             swap_size: None,
             page_size: d_page(),
             cpu_ns_per_access: d_cpu(),
+            direct_read: false,
+            energy_duration_s: None,
         }
     }
 
@@ -80,8 +90,25 @@ impl SimConfig {
             ));
         }
         policy::resolved_params(&self.policy, &self.params)?;
-        catalog.get(&self.swap, "swap")?;
+        let swap = catalog.get(&self.swap, "swap")?;
         catalog.get(&self.storage, "storage")?;
+        if self.direct_read && swap.kind != crate::device::DeviceKind::Nvm {
+            return Err(Error::config(
+                "direct_read",
+                format!(
+                    "Direct Read needs a byte-addressable NVM swap device; {:?} is {:?}",
+                    self.swap, swap.kind
+                ),
+            ));
+        }
+        if let Some(d) = self.energy_duration_s {
+            if !(d > 0.0 && d.is_finite()) {
+                return Err(Error::config(
+                    "energy_duration_s",
+                    format!("{d} is not a positive duration"),
+                ));
+            }
+        }
         Ok(())
     }
 }

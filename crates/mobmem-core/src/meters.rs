@@ -6,8 +6,11 @@ use serde::Serialize;
 
 /// Counters of one page-level run. Faults are split by cause:
 /// `cold_anon` (first touch of an anon page: zero-fill, no I/O), `cold_file` (first touch of a
-/// file page: a file read), `swap_ins` (a swapped-out anon page: a swap read) and `file_rereads`
-/// (a file page dropped earlier: a file read again).
+/// file page: a file read), `swap_faults` (a swapped-out anon page), `file_rereads` (a file page
+/// dropped earlier: a file read again) and `dr_promotions` (a write to a page Direct Read mapped in
+/// place). So `faults = cold_anon + cold_file + swap_faults + file_rereads + dr_promotions`.
+/// `swap_ins` counts the page copies from swap to DRAM: `swap_faults − dr_maps + dr_promotions`
+/// (without Direct Read, `swap_ins = swap_faults`).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Meters {
     pub accesses: u64,
@@ -15,8 +18,17 @@ pub struct Meters {
     pub faults: u64,
     pub cold_anon: u64,
     pub cold_file: u64,
-    pub swap_ins: u64,
+    /// Faults on swapped-out pages (copied in, or mapped in place under Direct Read).
+    pub swap_faults: u64,
     pub file_rereads: u64,
+    /// Page copies from swap into DRAM (swap reads).
+    pub swap_ins: u64,
+    /// Direct Read: swap faults served by mapping the NVM page read-only in place (copies avoided).
+    pub dr_maps: u64,
+    /// Direct Read: writes to pages mapped in place, which migrate them to DRAM (counted in swap_ins).
+    pub dr_promotions: u64,
+    /// Direct Read: reads served from pages mapped in place (counted in hits).
+    pub dr_hits: u64,
     /// Reads from the file store: cold_file + file_rereads.
     pub file_reads: u64,
     /// Dirty anon pages written to swap.

@@ -211,3 +211,51 @@ fn grid_runs_in_order_and_in_parallel() {
         assert_eq!(r.meters, run(&t, &c.policy, r.config.frames).meters);
     }
 }
+
+#[test]
+fn direct_read_by_hand() {
+    // 1 frame. W1 W2 (1 swapped out). R1: swap fault, DR maps 1 in place (no frame: 2 stays).
+    // R1: served in place. W1: promotion, a real swap-in; 2 is swapped out. R2: mapped in place.
+    let t = trace(&[
+        (1, Write),
+        (2, Write),
+        (1, Read),
+        (1, Read),
+        (1, Write),
+        (2, Read),
+    ]);
+    let on = run_cfg(&t, "lru", 1, |c| c.direct_read = true);
+    let m = &on.meters;
+    assert_eq!((m.faults, m.hits, m.dr_hits), (5, 1, 1));
+    assert_eq!(
+        (
+            m.swap_faults,
+            m.dr_maps,
+            m.dr_promotions,
+            m.swap_ins,
+            m.swap_outs
+        ),
+        (2, 2, 1, 1, 2)
+    );
+    // Without DR: R1 copies 1 in (2 out), R1 and W1 hit, R2 copies 2 in (1, dirty, out).
+    let off = run(&t, "lru", 1);
+    let m = &off.meters;
+    assert_eq!(
+        (m.faults, m.hits, m.swap_faults, m.swap_ins, m.swap_outs),
+        (4, 2, 2, 2, 3)
+    );
+}
+
+#[test]
+fn direct_read_needs_an_nvm_swap_device() {
+    let t = trace(&[(1, Read)]);
+    let mut cfg = SimConfig::new(MemorySize::Pages(1));
+    cfg.direct_read = true;
+    cfg.swap = "ufs31".into();
+    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("direct_read") && e.contains("NVM"), "{e}");
+    cfg.swap = "optane-m10".into();
+    assert!(simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).is_ok());
+}

@@ -86,7 +86,8 @@ proptest! {
             let r = common::run(&t, p, frames);
             let m = &r.meters;
             prop_assert_eq!(m.hits + m.faults, m.accesses, "{}", p);
-            prop_assert_eq!(m.faults, m.cold_anon + m.cold_file + m.swap_ins + m.file_rereads, "{}", p);
+            prop_assert_eq!(m.faults, m.cold_anon + m.cold_file + m.swap_faults + m.file_rereads + m.dr_promotions, "{}", p);
+            prop_assert_eq!(m.swap_ins, m.swap_faults - m.dr_maps + m.dr_promotions, "{}", p);
             prop_assert!(m.faults >= t.num_pages() as u64, "{}: fewer faults than distinct pages", p);
             let resident = common::resident_at_end(&r);
             prop_assert!(resident <= frames, "{}: {} resident > {} frames", p, resident, frames);
@@ -123,6 +124,37 @@ proptest! {
         prop_assert_eq!(common::run(&t, "lru", frames as u64).meters.faults, naive_lru(&pages, frames));
         prop_assert_eq!(common::run(&t, "fifo", frames as u64).meters.faults, naive_fifo(&pages, frames));
         prop_assert_eq!(common::run(&t, "opt", frames as u64).meters.faults, naive_opt(&pages, frames));
+    }
+
+    #[test]
+    fn direct_read_keeps_the_books_and_never_adds_copies(acc in ops(), frames in 1u64..30) {
+        let t = common::trace(&acc);
+        for &p in NAMES {
+            let off = common::run(&t, p, frames);
+            prop_assert_eq!((off.meters.dr_maps, off.meters.dr_promotions, off.meters.dr_hits), (0, 0, 0));
+            prop_assert_eq!(off.meters.swap_ins, off.meters.swap_faults);
+            let on = common::run_cfg(&t, p, frames, |c| c.direct_read = true);
+            let m = &on.meters;
+            prop_assert_eq!(m.hits + m.faults, m.accesses, "{}", p);
+            prop_assert_eq!(m.faults, m.cold_anon + m.cold_file + m.swap_faults + m.file_rereads + m.dr_promotions);
+            prop_assert_eq!(m.swap_ins, m.swap_faults - m.dr_maps + m.dr_promotions);
+            prop_assert!(m.dr_hits <= m.hits && m.dr_promotions <= m.dr_maps);
+            prop_assert!(common::resident_at_end(&on) <= frames);
+            if p == "lru" || p == "opt" {
+                prop_assert!(m.swap_ins <= off.meters.swap_ins, "{}: DR made {} copies, without {}", p, m.swap_ins, off.meters.swap_ins);
+            }
+        }
+    }
+
+    #[test]
+    fn direct_read_changes_nothing_without_reads_of_swapped_pages(pages in prop::collection::vec(0u64..40, 1..300), frames in 1u64..30) {
+        // Only writes: no read fault ever hits a swapped page, so DR on = DR off.
+        let t = common::trace(&pages.iter().map(|&p| (p, Op::Write)).collect::<Vec<_>>());
+        for &p in NAMES {
+            let off = common::run(&t, p, frames);
+            let on = common::run_cfg(&t, p, frames, |c| c.direct_read = true);
+            prop_assert_eq!(&on.meters, &off.meters, "{}", p);
+        }
     }
 
     #[test]

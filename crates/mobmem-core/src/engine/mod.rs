@@ -23,9 +23,12 @@ const DIRTY: u8 = 8;
 const SWAP_VALID: u8 = 16;
 /// Declared file-backed: a write dirties it but does not make it anon.
 const FILE_FIXED: u8 = 32;
+/// Mapped read-only in place in the NVM swap area (Direct Read): occupies its swap slot, no frame.
+const NVM_MAPPED: u8 = 64;
 
 struct Engine<P> {
     policy: P,
+    direct_read: bool,
     flags: Vec<u8>,
     resident: usize,
     frames: usize,
@@ -115,7 +118,12 @@ impl<P: Policy> Engine<P> {
         let id = a.page as usize;
         let f = self.flags[id];
         self.m.faults += 1;
-        if f & SEEN == 0 {
+        if f & NVM_MAPPED != 0 {
+            // A write to a page mapped in place: migrate it to DRAM (a real swap-in, a copy).
+            self.m.dr_promotions += 1;
+            self.m.swap_ins += 1;
+            self.flags[id] &= !NVM_MAPPED;
+        } else if f & SEEN == 0 {
             if f & ANON != 0 || (a.op.is_write() && f & FILE_FIXED == 0) {
                 // Zero-fill. An anon page has no copy anywhere yet: it is dirty from birth.
                 // (A declared file page is read from its file first, even when written.)
@@ -129,6 +137,14 @@ impl<P: Policy> Engine<P> {
                 return Err(Error::Invariant(format!(
                     "anon page {id} faulted with no swap copy"
                 )));
+            }
+            self.m.swap_faults += 1;
+            if self.direct_read && !a.op.is_write() {
+                // Direct Read: map the NVM page read-only where it is. No copy, no DRAM frame, and
+                // the policy never sees the page (it is not in DRAM).
+                self.m.dr_maps += 1;
+                self.flags[id] |= NVM_MAPPED;
+                return Ok(());
             }
             self.m.swap_ins += 1;
         } else {
@@ -157,12 +173,17 @@ impl<P: Policy> Engine<P> {
                 op: Op::from_bits(w),
                 index,
             };
-            if self.flags[a.page as usize] & RESIDENT != 0 {
+            let f = self.flags[a.page as usize];
+            if f & RESIDENT != 0 {
                 self.m.hits += 1;
                 if a.op.is_write() {
                     self.write_touch(a.page as usize);
                 }
                 self.policy.on_hit(&a);
+            } else if f & NVM_MAPPED != 0 && !a.op.is_write() {
+                // A read of a page mapped in place: served from NVM, no fault.
+                self.m.hits += 1;
+                self.m.dr_hits += 1;
             } else {
                 self.fault(&a)?;
             }
@@ -188,6 +209,7 @@ fn initial_flags(trace: &Trace) -> Vec<u8> {
 
 struct Run<'a> {
     trace: &'a Trace,
+    direct_read: bool,
     frames: usize,
     swap_cap: u64,
     params: &'a toml::Table,
@@ -206,6 +228,7 @@ impl PolicyVisitor for Run<'_> {
         )?;
         let mut e = Engine {
             policy,
+            direct_read: self.direct_read,
             flags: initial_flags(self.trace),
             resident: 0,
             frames: self.frames,
@@ -253,6 +276,7 @@ pub fn simulate(
         &cfg.policy,
         Run {
             trace,
+            direct_read: cfg.direct_read,
             frames: frames as usize,
             swap_cap: swap_pages.unwrap_or(u64::MAX),
             params: &cfg.params,

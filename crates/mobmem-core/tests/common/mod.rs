@@ -37,8 +37,9 @@ pub fn run_cfg(t: &Trace, policy: &str, frames: u64, f: impl FnOnce(&mut SimConf
     simulate(t, &t.stats(cfg.page_size), &cfg, &Catalog::builtin()).unwrap()
 }
 
-/// Pages resident at the end: faults minus every kind of eviction.
+/// Pages resident in DRAM at the end: faults that took a frame (all but Direct Read mappings)
+/// minus every kind of eviction.
 pub fn resident_at_end(r: &RunResult) -> u64 {
     let m = &r.meters;
-    m.faults - (m.swap_outs + m.write_backs + m.swap_cache_drops + m.file_drops)
+    m.faults - m.dr_maps - (m.swap_outs + m.write_backs + m.swap_cache_drops + m.file_drops)
 }
