@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod device;
+pub mod energy;
 pub mod engine;
 pub mod error;
 pub mod meters;

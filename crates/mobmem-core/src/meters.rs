@@ -136,6 +136,9 @@ pub struct RunResult {
     pub config: ResolvedConfig,
     pub trace: TraceStats,
     pub meters: Meters,
+    /// The swap area's energy by the DR. Swap paper's model, when the swap device names one
+    /// (N_rd = swap_ins, the copies made; N_wr = swap_outs).
+    pub swap_energy: Option<crate::energy::SwapEnergy>,
     /// Wall-clock time of the replay itself (not of reading the trace).
     pub wall_time_s: f64,
     pub accesses_per_s: f64,

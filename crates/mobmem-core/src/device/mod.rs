@@ -1,6 +1,7 @@
 //! Device models as data: per-operation latency and energy, background power. Named presets live
 //! in `presets.toml` (compiled in); users add their own from a TOML file of the same shape.
 
+use crate::energy::EnergyModel;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -25,14 +26,13 @@ struct DeviceSpec {
     write_ns: Option<f64>,
     read_iops: Option<f64>,
     write_iops: Option<f64>,
-    #[serde(default)]
-    read_nj: f64,
-    #[serde(default)]
-    write_nj: f64,
-    #[serde(default)]
-    background_mw: f64,
+    read_nj: Option<f64>,
+    write_nj: Option<f64>,
+    background_mw: Option<f64>,
     capacity_bytes: Option<u64>,
     endurance_cycles: Option<u64>,
+    /// A Table-II energy model (see `energy/models.toml`); fields left out are derived from it.
+    energy_model: Option<String>,
     #[serde(default)]
     source: String,
 }
@@ -50,10 +50,17 @@ pub struct Device {
     pub background_mw: f64,
     pub capacity_bytes: Option<u64>,
     pub endurance_cycles: Option<u64>,
+    pub energy_model: Option<String>,
     pub source: String,
 }
 
-fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>) -> Result<f64> {
+fn latency(
+    name: &str,
+    op: &str,
+    ns: Option<f64>,
+    iops: Option<f64>,
+    derived: Option<f64>,
+) -> Result<f64> {
     let field = |f: &str| format!("devices.{name}.{op}_{f}");
     let v = match (ns, iops) {
         (Some(ns), None) => ns,
@@ -72,12 +79,15 @@ fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>) -> Result<f
                 format!("give {op}_ns or {op}_iops, not both"),
             ))
         }
-        (None, None) => {
-            return Err(Error::config(
-                field("ns"),
-                format!("missing: give {op}_ns or {op}_iops"),
-            ))
-        }
+        (None, None) => match derived {
+            Some(v) => v,
+            None => {
+                return Err(Error::config(
+                    field("ns"),
+                    format!("missing: give {op}_ns or {op}_iops"),
+                ))
+            }
+        },
     };
     if !(v >= 0.0 && v.is_finite()) {
         return Err(Error::config(field("ns"), format!("{v} is not a latency")));
@@ -86,39 +96,70 @@ fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>) -> Result<f
 }
 
 impl DeviceSpec {
-    fn resolve(self, name: &str) -> Result<Device> {
-        for (f, v) in [
-            ("read_nj", self.read_nj),
-            ("write_nj", self.write_nj),
-            ("background_mw", self.background_mw),
-        ] {
+    fn resolve(self, name: &str, models: &BTreeMap<String, EnergyModel>) -> Result<Device> {
+        let derived = match &self.energy_model {
+            Some(m) => Some(
+                models
+                    .get(m)
+                    .ok_or_else(|| {
+                        let known: Vec<_> = models.keys().cloned().collect();
+                        Error::config(
+                            format!("devices.{name}.energy_model"),
+                            format!("unknown energy model {m:?}; known: {}", known.join(", ")),
+                        )
+                    })?
+                    .per_page(4096),
+            ),
+            None => None,
+        };
+        let energy = |f: &str, v: Option<f64>, d: Option<f64>| -> Result<f64> {
+            let v = v.or(d).unwrap_or(0.0);
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::config(
                     format!("devices.{name}.{f}"),
                     format!("{v} must be ≥ 0"),
                 ));
             }
-        }
+            Ok(v)
+        };
         Ok(Device {
             name: name.to_string(),
             description: self.description,
             kind: self.kind,
-            read_ns: latency(name, "read", self.read_ns, self.read_iops)?,
-            write_ns: latency(name, "write", self.write_ns, self.write_iops)?,
-            read_nj: self.read_nj,
-            write_nj: self.write_nj,
-            background_mw: self.background_mw,
+            read_ns: latency(
+                name,
+                "read",
+                self.read_ns,
+                self.read_iops,
+                derived.map(|d| d.read_ns),
+            )?,
+            write_ns: latency(
+                name,
+                "write",
+                self.write_ns,
+                self.write_iops,
+                derived.map(|d| d.write_ns),
+            )?,
+            read_nj: energy("read_nj", self.read_nj, derived.map(|d| d.read_nj))?,
+            write_nj: energy("write_nj", self.write_nj, derived.map(|d| d.write_nj))?,
+            background_mw: energy(
+                "background_mw",
+                self.background_mw,
+                derived.map(|d| d.background_mw),
+            )?,
             capacity_bytes: self.capacity_bytes,
             endurance_cycles: self.endurance_cycles,
+            energy_model: self.energy_model,
             source: self.source,
         })
     }
 }
 
-/// The devices a run can name: the built-in presets plus any loaded from files.
+/// The devices and energy models a run can name: built-in presets plus any loaded from files.
 #[derive(Debug, Clone)]
 pub struct Catalog {
     devices: BTreeMap<String, Device>,
+    models: BTreeMap<String, EnergyModel>,
 }
 
 const PRESETS: &str = include_str!("presets.toml");
@@ -128,10 +169,38 @@ impl Catalog {
     pub fn builtin() -> Catalog {
         let mut c = Catalog {
             devices: BTreeMap::new(),
+            models: BTreeMap::new(),
         };
+        c.add_models_toml(crate::energy::MODELS, Path::new("<built-in energy models>"))
+            .expect("built-in energy models are valid (tested)");
         c.add_toml(PRESETS, Path::new("<built-in presets>"))
             .expect("built-in device presets are valid (tested)");
         c
+    }
+
+    /// Adds (or overrides) energy models from TOML text (tables with `kind = "lpddr" | "emmc"`).
+    pub fn add_models_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
+        let models: BTreeMap<String, EnergyModel> =
+            toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        for (name, m) in models {
+            m.validate(&name)?;
+            self.models.insert(name, m);
+        }
+        Ok(())
+    }
+
+    pub fn model(&self, name: &str) -> Result<&EnergyModel> {
+        self.models.get(name).ok_or_else(|| {
+            let names: Vec<_> = self.models.keys().cloned().collect();
+            Error::config(
+                "energy_model",
+                format!("unknown energy model {name:?}; known: {}", names.join(", ")),
+            )
+        })
+    }
+
+    pub fn models(&self) -> impl Iterator<Item = (&String, &EnergyModel)> {
+        self.models.iter()
     }
 
     /// Adds (or overrides) devices from TOML text.
@@ -139,7 +208,7 @@ impl Catalog {
         let specs: BTreeMap<String, DeviceSpec> =
             toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
         for (name, spec) in specs {
-            let d = spec.resolve(&name)?;
+            let d = spec.resolve(&name, &self.models)?;
             self.devices.insert(name, d);
         }
         Ok(())

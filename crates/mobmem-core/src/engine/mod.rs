@@ -284,7 +284,24 @@ pub fn simulate(
     )??;
     let wall = start.elapsed().as_secs_f64();
     m.finish(&swap, &storage, cfg.page_size, cfg.cpu_ns_per_access);
+    let swap_energy = match &swap.energy_model {
+        Some(name) => {
+            // The area's size scales DRAM refresh: the configured size, else what the run used.
+            let swap_bytes = swap_pages.unwrap_or(m.peak_swap_pages) * cfg.page_size;
+            let t_total = cfg.energy_duration_s.unwrap_or(m.sim_time_ns * 1e-9);
+            Some(catalog.model(name)?.evaluate(
+                name,
+                m.swap_ins,
+                m.swap_outs,
+                cfg.page_size,
+                t_total,
+                swap_bytes,
+            ))
+        }
+        None => None,
+    };
     Ok(RunResult {
+        swap_energy,
         config: ResolvedConfig {
             policy: cfg.policy.clone(),
             params,
