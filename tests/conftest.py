@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import mobmem
 import pytest
+
+import mobmem
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
-import mobmem
 import pytest
+
+import mobmem
+
 from conftest import DATA, write
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import gzip
 import json
 
-import mobmem
 import pytest
 import zstandard
+
+import mobmem
+
 from conftest import DATA, ROOT, SHARED, write
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text()

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import mobmem
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import mobmem
 
 
 def ref_faults(policy: str, pages: list[int], frames: int) -> int:

@@ -17,8 +17,10 @@ from .api import (
     grid,
     policies,
     presets,
+    run_configs,
     run_file,
     simulate,
+    swap_energy,
     trace_formats,
 )
 from .errors import (
@@ -48,7 +50,9 @@ __all__ = [
     "grid",
     "policies",
     "presets",
+    "run_configs",
     "run_file",
     "simulate",
+    "swap_energy",
     "trace_formats",
 ]

@@ -48,6 +48,22 @@ class Trace:
         return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines))
 
     @classmethod
+    def category(
+        cls,
+        name: str,
+        rounds: int = 3,
+        accesses_per_turn: int = 400_000,
+        seed: int = 1,
+        anon_rw_share: float = 0.3,
+    ) -> Trace:
+        """A DR. Swap Table III app category (``browser``, ``news``, ``multimedia``, ``social``,
+        ``gaming``, ``shopping``, ``mix1``, ``mix2``) as a synthetic round-robin trace: each app is a
+        process with the paper's app size as footprint, run in turns of ``accesses_per_turn``.
+        ``anon_rw_share`` is the share of each app's anon pages that keep being written (the rest
+        are written once, then only read); 0.3 is an assumption, not a measurement."""
+        return cls(_core.generate_category(name, rounds, accesses_per_turn, seed, anon_rw_share))
+
+    @classmethod
     def generate(cls, preset: str | None = None, **params: Any) -> Trace:
         """A synthetic app-like trace: a preset calibrated to Table 1 of the SPO-CLOCK paper
         (``angrybirds``, ``youtube``, ``chrome``, ``facebook``, ``farmstory``), with any generator
@@ -140,6 +156,11 @@ class RunResult:
     def io_time_ns(self) -> float:
         return self.meters["io"]["total_ns"]
 
+    @property
+    def swap_energy(self) -> dict[str, Any] | None:
+        """The swap area's energy by the DR. Swap paper's model, when the swap device has one."""
+        return self.raw.get("swap_energy")
+
     def to_dict(self) -> dict[str, Any]:
         """The whole record as nested dicts (what ``--json`` prints)."""
         return dict(self.raw)
@@ -162,6 +183,9 @@ class RunResult:
                     r[prefix + k2] = v2
             else:
                 r[k] = v
+        se = self.swap_energy
+        if se:
+            r["swap_energy_j"] = se["total_j"]
         r["wall_time_s"] = self.wall_time_s
         r["accesses_per_s"] = self.accesses_per_s
         return r
@@ -181,6 +205,8 @@ def _config(
     swap_size: str | int | None,
     page_size: int,
     cpu_ns_per_access: float,
+    direct_read: bool = False,
+    energy_duration_s: float | None = None,
 ) -> dict[str, Any]:
     cfg: dict[str, Any] = {
         "memory": str(memory),
@@ -190,9 +216,12 @@ def _config(
         "storage": storage,
         "page_size": page_size,
         "cpu_ns_per_access": cpu_ns_per_access,
+        "direct_read": direct_read,
     }
     if swap_size is not None:
         cfg["swap_size"] = str(swap_size)
+    if energy_duration_s is not None:
+        cfg["energy_duration_s"] = energy_duration_s
     return cfg
 
 
@@ -211,12 +240,27 @@ def simulate(
     page_size: int = 4096,
     cpu_ns_per_access: float = 1.0,
     devices: PathLike | None = None,
+    direct_read: bool = False,
+    energy_duration_s: float | None = None,
 ) -> RunResult:
     """Replays ``trace`` on ``memory`` (frames, ``"64MiB"`` or ``"10%"`` of the footprint) under
     ``policy``, with ``swap`` and ``storage`` device models (names from :func:`devices`; a TOML
-    file of extra devices may be passed as ``devices``)."""
+    file of extra devices may be passed as ``devices``). ``direct_read`` turns on DR. Swap's
+    Direct Read (NVM swap devices only); ``energy_duration_s`` is the up time t_TOTAL used by the
+    swap area's energy model (default: the simulated time)."""
     t = _as_trace(trace)
-    cfg = _config(policy, memory, swap, storage, params, swap_size, page_size, cpu_ns_per_access)
+    cfg = _config(
+        policy,
+        memory,
+        swap,
+        storage,
+        params,
+        swap_size,
+        page_size,
+        cpu_ns_per_access,
+        direct_read,
+        energy_duration_s,
+    )
     out = _core.simulate(t._t, json.dumps(cfg), None if devices is None else os.fspath(devices))
     return RunResult.from_json(out)
 
@@ -233,6 +277,8 @@ def grid(
     cpu_ns_per_access: float = 1.0,
     devices: PathLike | None = None,
     threads: int = 0,
+    direct_read: bool = False,
+    energy_duration_s: float | None = None,
 ) -> list[RunResult]:
     """Runs every policy × memory size in parallel on the machine's cores (``threads=0``); results
     in grid order (policy-major). ``params`` maps a policy name to its parameters."""
@@ -240,14 +286,45 @@ def grid(
     pols = _split(policies)
     mems = _split(memories)
     cfgs = [
-        _config(p, m, swap, storage, (params or {}).get(p), swap_size, page_size, cpu_ns_per_access)
+        _config(
+            p,
+            m,
+            swap,
+            storage,
+            (params or {}).get(p),
+            swap_size,
+            page_size,
+            cpu_ns_per_access,
+            direct_read,
+            energy_duration_s,
+        )
         for p in pols
         for m in mems
     ]
+    return run_configs(t, cfgs, devices, threads)
+
+
+def run_configs(
+    trace: Trace | PathLike,
+    configs: Sequence[Mapping[str, Any]],
+    devices: PathLike | None = None,
+    threads: int = 0,
+) -> list[RunResult]:
+    """Runs any list of run configurations (dicts with the keys of a run file's ``[sim]``) in
+    parallel; results in the same order."""
+    t = _as_trace(trace)
     out = _core.simulate_grid(
-        t._t, json.dumps(cfgs), None if devices is None else os.fspath(devices), threads
+        t._t, json.dumps(list(configs)), None if devices is None else os.fspath(devices), threads
     )
     return [RunResult._from_dict(d) for d in json.loads(out)]
+
+
+def swap_energy(
+    model: str, swap_ins: int, swap_outs: int, duration_s: float, swap_size: int, page_size: int = 4096
+) -> dict[str, Any]:
+    """The DR. Swap paper's energy model (eqs. 1–14) of a swap area: ``model`` is
+    ``lpddr2-dram``, ``lpddr2-pcm`` or ``emmc-inand``; ``swap_size`` in bytes scales DRAM refresh."""
+    return json.loads(_core.swap_energy(model, swap_ins, swap_outs, duration_s, swap_size, page_size))
 
 
 def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:

@@ -358,6 +358,101 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_energy(args: argparse.Namespace) -> int:
+    """The DR. Swap paper's energy model alone: three swap schemes side by side."""
+    from .api import swap_energy
+    from .table import render
+
+    size = _bytes(args.swap_size)
+    dur = _seconds(args.duration)
+    schemes = [
+        ("DRAM-backed", "lpddr2-dram", args.swap_ins),
+        ("flash-backed", "emmc-inand", args.swap_ins),
+        ("DR. Swap (PCM)", "lpddr2-pcm", args.dr_swap_ins if args.dr_swap_ins is not None else args.swap_ins),
+    ]
+    res = [
+        (label, swap_energy(model, n_rd, args.swap_outs, dur, size, args.page_size))
+        for label, model, n_rd in schemes
+    ]
+    if args.json:
+        json.dump({label: e for label, e in res}, sys.stdout, indent=2)
+        print()
+        return 0
+    keys = [
+        ("swap-ins copied (N_rd)", "n_rd", "{:,}"),
+        ("swap-outs (N_wr)", "n_wr", "{:,}"),
+        ("refresh scale", "refresh_scale", "{:.4f}"),
+        ("t_RD (ms)", "t_rd_s", "ms"),
+        ("t_WR (ms)", "t_wr_s", "ms"),
+        ("t_ACT (ms)", "t_act_s", "ms"),
+        ("t_DQ (ms)", "t_dq_s", "ms"),
+        ("background (J)", "background_j", "{:.6f}"),
+        ("activate (J)", "activate_j", "{:.6f}"),
+        ("read (J)", "read_j", "{:.6f}"),
+        ("write (J)", "write_j", "{:.6f}"),
+        ("I/O, DQ (J)", "io_j", "{:.6f}"),
+        ("total (J)", "total_j", "{:.6f}"),
+        ("total (mAh at 3.8 V)", "total_mah", "{:.6f}"),
+    ]
+    rows = []
+    for label, key, fmt in keys:
+        cells = []
+        for _, e in res:
+            v = e[key]
+            cells.append(f"{v * 1e3:.6f}" if fmt == "ms" else fmt.format(v))
+        rows.append([label, *cells])
+    dram = res[0][1]["total_j"]
+    rows.append(["vs DRAM-backed", *(f"{100 * (e['total_j'] / dram - 1):+.2f}%" for _, e in res)])
+    print(
+        f"swap area {args.swap_size}, up time {dur:g} s, page {args.page_size} B"
+        " (DR. Swap paper, section IV: eqs. 1–5 DRAM, 6–12 flash, 13–14 PCM; choices in docs/ENERGY.md)"
+    )
+    print(render(["", *(label for label, _ in res)], rows))
+    return 0
+
+
+def _bytes(s: str) -> int:
+    units = {
+        "b": 1,
+        "kib": 1 << 10,
+        "kb": 1 << 10,
+        "mib": 1 << 20,
+        "mb": 1 << 20,
+        "gib": 1 << 30,
+        "gb": 1 << 30,
+    }
+    t = s.strip().lower().replace(" ", "")
+    for u in sorted(units, key=len, reverse=True):
+        if t.endswith(u):
+            try:
+                return round(float(t[: -len(u)]) * units[u])
+            except ValueError:
+                break
+    raise MobmemError(f"not a size: {s!r} (examples: 128MiB, 1GiB)")
+
+
+def _seconds(s: str) -> float:
+    t = s.strip().lower()
+    mult = 1.0
+    for suffix, m in (("ms", 1e-3), ("min", 60.0), ("s", 1.0), ("h", 3600.0)):
+        if t.endswith(suffix):
+            t, mult = t[: -len(suffix)], m
+            break
+    try:
+        v = float(t) * mult
+    except ValueError:
+        raise MobmemError(f"not a duration: {s!r} (examples: 900s, 15min)") from None
+    if not v > 0:
+        raise MobmemError(f"duration must be positive: {s!r}")
+    return v
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from .reproduce import REPRODUCTIONS
+
+    return REPRODUCTIONS[args.paper].run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="mobmem", description="Trace-driven simulator of a smartphone's memory system."
@@ -414,6 +509,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--accesses", type=int, default=2_000_000, help="length of the synthetic trace")
     p.add_argument("--threads", type=int, default=0)
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser(
+        "energy", help="the DR. Swap energy model alone: DRAM, flash and DR. Swap side by side"
+    )
+    p.add_argument("--swap-ins", type=int, required=True, help="swap-ins without Direct Read (N_rd)")
+    p.add_argument("--swap-outs", type=int, required=True, help="swap-outs (N_wr)")
+    p.add_argument("--dr-swap-ins", type=int, help="swap-ins that still copy with Direct Read (N'_rd)")
+    p.add_argument("--duration", default="900s", help="up time t_TOTAL (default 900s)")
+    p.add_argument("--swap-size", default="128MiB", help="swap area size; scales DRAM refresh")
+    p.add_argument("--page-size", type=int, default=4096)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_energy)
+
+    from .reproduce import REPRODUCTIONS
+
+    p = sub.add_parser("reproduce", help="a paper's headline results beside ours")
+    rsub = p.add_subparsers(dest="paper", required=True)
+    for name, mod in REPRODUCTIONS.items():
+        rp = rsub.add_parser(name, help=(mod.__doc__ or "").strip().splitlines()[0])
+        mod.add_arguments(rp)
+        rp.set_defaults(func=cmd_reproduce)
 
     p = sub.add_parser("policies", help="list the registered policies")
     p.set_defaults(func=cmd_policies)

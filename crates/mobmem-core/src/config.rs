@@ -78,16 +78,10 @@ impl SimConfig {
 
     pub fn validate(&self, catalog: &Catalog) -> Result<()> {
         if !self.page_size.is_power_of_two() || self.page_size < 512 {
-            return Err(Error::config(
-                "page_size",
-                format!("{} is not a power of two ≥ 512", self.page_size),
-            ));
+            return Err(Error::config("page_size", format!("{} is not a power of two ≥ 512", self.page_size)));
         }
         if !(self.cpu_ns_per_access >= 0.0 && self.cpu_ns_per_access.is_finite()) {
-            return Err(Error::config(
-                "cpu_ns_per_access",
-                format!("{} is not a time ≥ 0", self.cpu_ns_per_access),
-            ));
+            return Err(Error::config("cpu_ns_per_access", format!("{} is not a time ≥ 0", self.cpu_ns_per_access)));
         }
         policy::resolved_params(&self.policy, &self.params)?;
         let swap = catalog.get(&self.swap, "swap")?;
@@ -95,18 +89,12 @@ impl SimConfig {
         if self.direct_read && swap.kind != crate::device::DeviceKind::Nvm {
             return Err(Error::config(
                 "direct_read",
-                format!(
-                    "Direct Read needs a byte-addressable NVM swap device; {:?} is {:?}",
-                    self.swap, swap.kind
-                ),
+                format!("Direct Read needs a byte-addressable NVM swap device; {:?} is {:?}", self.swap, swap.kind),
             ));
         }
         if let Some(d) = self.energy_duration_s {
             if !(d > 0.0 && d.is_finite()) {
-                return Err(Error::config(
-                    "energy_duration_s",
-                    format!("{d} is not a positive duration"),
-                ));
+                return Err(Error::config("energy_duration_s", format!("{d} is not a positive duration")));
             }
         }
         Ok(())
@@ -147,16 +135,10 @@ impl RunFile {
         }
         let mut catalog = Catalog::builtin();
         if !rf.devices.is_empty() {
-            catalog.add_toml(
-                &toml::to_string(&rf.devices).map_err(|e| Error::Invariant(e.to_string()))?,
-                path,
-            )?;
+            catalog.add_toml(&toml::to_string(&rf.devices).map_err(|e| Error::Invariant(e.to_string()))?, path)?;
         }
         rf.sim.validate(&catalog)?;
-        let opts = ReadOptions {
-            format: rf.trace.format.clone(),
-            skip_bad_lines: rf.trace.skip_bad_lines,
-        };
+        let opts = ReadOptions { format: rf.trace.format.clone(), skip_bad_lines: rf.trace.skip_bad_lines };
         Ok((rf, catalog, opts))
     }
 }

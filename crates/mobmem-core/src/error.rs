@@ -12,11 +12,7 @@ pub enum Error {
 
     /// A malformed trace: `line` is 1-based for text formats and the record number for binary.
     #[error("{}:{line}: {msg}", path.display())]
-    TraceFormat {
-        path: PathBuf,
-        line: u64,
-        msg: String,
-    },
+    TraceFormat { path: PathBuf, line: u64, msg: String },
 
     /// A file that does not exist.
     #[error("{}: no such file", path.display())]
@@ -43,26 +39,16 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn config(field: impl Into<String>, msg: impl Into<String>) -> Self {
-        Error::Config {
-            field: field.into(),
-            msg: msg.into(),
-        }
+        Error::Config { field: field.into(), msg: msg.into() }
     }
 
     pub fn format(path: &Path, line: u64, msg: impl Into<String>) -> Self {
-        Error::TraceFormat {
-            path: path.to_path_buf(),
-            line,
-            msg: msg.into(),
-        }
+        Error::TraceFormat { path: path.to_path_buf(), line, msg: msg.into() }
     }
 
     /// A TOML parse error of `text` (read from `path`), with the line it points at.
     pub fn toml(path: &Path, text: &str, e: toml::de::Error) -> Self {
-        let line = e
-            .span()
-            .map(|s| text[..s.start].matches('\n').count() as u64 + 1)
-            .unwrap_or(0);
+        let line = e.span().map(|s| text[..s.start].matches('\n').count() as u64 + 1).unwrap_or(0);
         Error::format(path, line, e.message().to_string())
     }
 
@@ -70,13 +56,8 @@ impl Error {
     /// early becomes a `TraceFormat` error ("truncated") rather than a bare I/O message.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         match source.kind() {
-            std::io::ErrorKind::NotFound => Error::NotFound {
-                path: path.to_path_buf(),
-            },
-            _ => Error::Io {
-                path: path.to_path_buf(),
-                source,
-            },
+            std::io::ErrorKind::NotFound => Error::NotFound { path: path.to_path_buf() },
+            _ => Error::Io { path: path.to_path_buf(), source },
         }
     }
 }

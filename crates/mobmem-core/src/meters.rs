@@ -76,13 +76,7 @@ pub struct Energy {
 
 impl Meters {
     /// Turns operation counts into time and energy on the given devices.
-    pub fn finish(
-        &mut self,
-        swap: &Device,
-        storage: &Device,
-        page_size: u64,
-        cpu_ns_per_access: f64,
-    ) {
+    pub fn finish(&mut self, swap: &Device, storage: &Device, page_size: u64, cpu_ns_per_access: f64) {
         // Device figures are per 4 KiB; other page sizes scale linearly.
         let s = page_size as f64 / 4096.0;
         self.file_reads = self.cold_file + self.file_rereads;
@@ -103,15 +97,11 @@ impl Meters {
             swap_write_j: self.swap_outs as f64 * swap.write_nj * s * nj,
             file_read_j: self.file_reads as f64 * storage.read_nj * s * nj,
             file_write_j: self.write_backs as f64 * storage.write_nj * s * nj,
-            background_j: (swap.background_mw + storage.background_mw)
-                * 1e-3
-                * self.sim_time_ns
-                * 1e-9,
+            background_j: (swap.background_mw + storage.background_mw) * 1e-3 * self.sim_time_ns * 1e-9,
             total_j: 0.0,
         };
         let e = &mut self.energy;
-        e.total_j =
-            e.swap_read_j + e.swap_write_j + e.file_read_j + e.file_write_j + e.background_j;
+        e.total_j = e.swap_read_j + e.swap_write_j + e.file_read_j + e.file_write_j + e.background_j;
     }
 }
 

@@ -22,9 +22,7 @@ impl MemorySize {
         match *self {
             MemorySize::Pages(p) => p,
             MemorySize::Bytes(b) => b / page_size,
-            MemorySize::Percent(p) => {
-                ((footprint_pages as f64) * p / 100.0).round().max(1.0) as u64
-            }
+            MemorySize::Percent(p) => ((footprint_pages as f64) * p / 100.0).round().max(1.0) as u64,
         }
     }
 }
@@ -55,22 +53,17 @@ impl FromStr for MemorySize {
             }
             return Ok(MemorySize::Percent(p));
         }
-        let split = t
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(t.len());
+        let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
         let (num, unit) = t.split_at(split);
         let unit = unit.trim();
         if unit.is_empty() || unit.eq_ignore_ascii_case("pages") || unit.eq_ignore_ascii_case("p") {
-            let n: u64 = num
-                .parse()
-                .map_err(|_| bad("not a whole number of pages"))?;
+            let n: u64 = num.parse().map_err(|_| bad("not a whole number of pages"))?;
             if n == 0 {
                 return Err(bad("memory must hold at least one page"));
             }
             return Ok(MemorySize::Pages(n));
         }
-        let mult = unit_multiplier(unit)
-            .ok_or_else(|| bad("unknown unit (use B, KiB, MiB, GiB, %, or pages)"))?;
+        let mult = unit_multiplier(unit).ok_or_else(|| bad("unknown unit (use B, KiB, MiB, GiB, %, or pages)"))?;
         let v: f64 = num.parse().map_err(|_| bad("not a number"))?;
         let bytes = v * mult as f64;
         if !(bytes >= 1.0 && bytes.is_finite() && bytes < 1.8e19) {
@@ -92,10 +85,7 @@ impl TryFrom<SizeInput> for MemorySize {
     type Error = Error;
     fn try_from(s: SizeInput) -> Result<Self> {
         match s {
-            SizeInput::Pages(0) => Err(Error::config(
-                "memory",
-                "memory must hold at least one page",
-            )),
+            SizeInput::Pages(0) => Err(Error::config("memory", "memory must hold at least one page")),
             SizeInput::Pages(n) => Ok(MemorySize::Pages(n)),
             SizeInput::Text(t) => t.parse(),
         }
@@ -144,22 +134,10 @@ mod tests {
 
     #[test]
     fn parses_all_forms() {
-        assert_eq!(
-            "1024".parse::<MemorySize>().unwrap(),
-            MemorySize::Pages(1024)
-        );
-        assert_eq!(
-            "64MiB".parse::<MemorySize>().unwrap(),
-            MemorySize::Bytes(64 << 20)
-        );
-        assert_eq!(
-            "1.5 GiB".parse::<MemorySize>().unwrap(),
-            MemorySize::Bytes(3 << 29)
-        );
-        assert_eq!(
-            "10%".parse::<MemorySize>().unwrap(),
-            MemorySize::Percent(10.0)
-        );
+        assert_eq!("1024".parse::<MemorySize>().unwrap(), MemorySize::Pages(1024));
+        assert_eq!("64MiB".parse::<MemorySize>().unwrap(), MemorySize::Bytes(64 << 20));
+        assert_eq!("1.5 GiB".parse::<MemorySize>().unwrap(), MemorySize::Bytes(3 << 29));
+        assert_eq!("10%".parse::<MemorySize>().unwrap(), MemorySize::Percent(10.0));
         assert_eq!(MemorySize::Percent(10.0).to_pages(4096, 1000), 100);
         assert_eq!(MemorySize::Bytes(64 << 20).to_pages(4096, 1), 16384);
         assert_eq!(MemorySize::Percent(0.001).to_pages(4096, 10), 1);

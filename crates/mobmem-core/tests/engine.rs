@@ -20,11 +20,7 @@ fn dirty_anon_swaps_out_then_in_then_clean_drop() {
     // 1 frame. W1 (anon, dirty). R2 evicts 1 → swap-out. R1 evicts 2 (clean file → dropped),
     // 1 comes back by swap-in, now clean with a valid swap copy. R2 evicts 1 → swap-cache drop,
     // no I/O. R1 → swap-in again.
-    let r = run(
-        &trace(&[(1, Write), (2, Read), (1, Read), (2, Read), (1, Read)]),
-        "lru",
-        1,
-    );
+    let r = run(&trace(&[(1, Write), (2, Read), (1, Read), (2, Read), (1, Read)]), "lru", 1);
     let m = &r.meters;
     assert_eq!(m.swap_outs, 1);
     assert_eq!(m.swap_ins, 2);
@@ -32,10 +28,7 @@ fn dirty_anon_swaps_out_then_in_then_clean_drop() {
     assert_eq!(m.file_drops, 2);
     assert_eq!(m.file_rereads, 1);
     assert_eq!(m.peak_swap_pages, 1);
-    let optane = Catalog::builtin()
-        .get("optane-m10", "swap")
-        .unwrap()
-        .clone();
+    let optane = Catalog::builtin().get("optane-m10", "swap").unwrap().clone();
     assert!((m.io.swap_read_ns - 2.0 * optane.read_ns).abs() < 1e-6);
     assert!((m.io.swap_write_ns - optane.write_ns).abs() < 1e-6);
 }
@@ -43,11 +36,7 @@ fn dirty_anon_swaps_out_then_in_then_clean_drop() {
 #[test]
 fn writing_a_swapped_in_page_frees_its_slot_and_swaps_out_again() {
     // W1, R2 (1 out), W1 (1 in, written: copy stale), R2 (1 out again: a second swap-out).
-    let r = run(
-        &trace(&[(1, Write), (2, Read), (1, Write), (2, Read)]),
-        "lru",
-        1,
-    );
+    let r = run(&trace(&[(1, Write), (2, Read), (1, Write), (2, Read)]), "lru", 1);
     assert_eq!(r.meters.swap_outs, 2);
     assert_eq!(r.meters.swap_cache_drops, 0);
     assert_eq!(r.meters.peak_swap_pages, 1);
@@ -59,10 +48,7 @@ fn declared_file_pages_are_written_back_not_swapped() {
     t.page_kinds = Some(vec![Kind::File as u8, Kind::Unknown as u8]);
     let r = run(&t, "lru", 1);
     let m = &r.meters;
-    assert_eq!(
-        (m.write_backs, m.swap_outs, m.cold_file, m.file_rereads),
-        (1, 0, 2, 1)
-    );
+    assert_eq!((m.write_backs, m.swap_outs, m.cold_file, m.file_rereads), (1, 0, 2, 1));
     assert!(m.io.file_write_ns > 0.0);
 }
 
@@ -71,10 +57,7 @@ fn declared_anon_page_read_first_is_zero_filled() {
     let mut t = trace(&[(1, Read), (2, Read), (1, Read)]);
     t.page_kinds = Some(vec![Kind::Anon as u8, Kind::Unknown as u8]);
     let r = run(&t, "lru", 1);
-    assert_eq!(
-        (r.meters.cold_anon, r.meters.swap_outs, r.meters.swap_ins),
-        (1, 1, 1)
-    );
+    assert_eq!((r.meters.cold_anon, r.meters.swap_outs, r.meters.swap_ins), (1, 1, 1));
 }
 
 #[test]
@@ -102,18 +85,8 @@ fn out_of_memory_is_an_error_not_a_panic() {
 #[test]
 fn memory_as_percentage_and_bytes() {
     let t = trace(&(0..200).map(|p| (p, Read)).collect::<Vec<_>>());
-    assert_eq!(
-        run_cfg(&t, "lru", 1, |c| c.memory = "10%".parse().unwrap())
-            .config
-            .frames,
-        20
-    );
-    assert_eq!(
-        run_cfg(&t, "lru", 1, |c| c.memory = "64KiB".parse().unwrap())
-            .config
-            .frames,
-        16
-    );
+    assert_eq!(run_cfg(&t, "lru", 1, |c| c.memory = "10%".parse().unwrap()).config.frames, 20);
+    assert_eq!(run_cfg(&t, "lru", 1, |c| c.memory = "64KiB".parse().unwrap()).config.frames, 16);
 }
 
 #[test]
@@ -122,38 +95,22 @@ fn bad_configs_name_the_field() {
     let cat = Catalog::builtin();
     let mut cfg = SimConfig::new(MemorySize::Pages(1));
     cfg.policy = "lfu-nope".into();
-    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("policy") && e.contains("lfu-nope") && e.contains("known"),
-        "{e}"
-    );
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat).unwrap_err().to_string();
+    assert!(e.contains("policy") && e.contains("lfu-nope") && e.contains("known"), "{e}");
     let mut cfg = SimConfig::new(MemorySize::Pages(1));
-    cfg.params.insert(
-        "insert_referenced".into(),
-        toml::Value::String("yes".into()),
-    );
-    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
-        .unwrap_err()
-        .to_string();
+    cfg.params.insert("insert_referenced".into(), toml::Value::String("yes".into()));
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat).unwrap_err().to_string();
     assert!(e.contains("params (clock)"), "{e}");
     let mut cfg = SimConfig::new(MemorySize::Pages(1));
     cfg.params.insert("bogus".into(), toml::Value::Integer(1));
-    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
-        .unwrap_err()
-        .to_string();
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat).unwrap_err().to_string();
     assert!(e.contains("bogus"), "{e}");
     let mut cfg = SimConfig::new(MemorySize::Bytes(100));
-    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
-        .unwrap_err()
-        .to_string();
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat).unwrap_err().to_string();
     assert!(e.contains("memory"), "{e}");
     cfg.memory = MemorySize::Pages(1);
     cfg.swap = "floppy".into();
-    let e = simulate(&t, &t.stats(4096), &cfg, &cat)
-        .unwrap_err()
-        .to_string();
+    let e = simulate(&t, &t.stats(4096), &cfg, &cat).unwrap_err().to_string();
     assert!(e.contains("swap") && e.contains("floppy"), "{e}");
 }
 
@@ -161,35 +118,20 @@ fn bad_configs_name_the_field() {
 fn clock_parameter_changes_the_result() {
     // 2 frames, 0 1 2 1 3 2 (see clock.rs): bits clear on insert → 3 evicts 2, which faults
     // again (5 faults); bits set on insert → 3 evicts 1 and 2 hits (4 faults).
-    let t = trace(&[
-        (0, Read),
-        (1, Read),
-        (2, Read),
-        (1, Read),
-        (3, Read),
-        (2, Read),
-    ]);
+    let t = trace(&[(0, Read), (1, Read), (2, Read), (1, Read), (3, Read), (2, Read)]);
     assert_eq!(run(&t, "clock", 2).meters.faults, 5);
     let b = run_cfg(&t, "clock", 2, |c| {
-        c.params
-            .insert("insert_referenced".into(), toml::Value::Boolean(true));
+        c.params.insert("insert_referenced".into(), toml::Value::Boolean(true));
     });
-    assert_eq!(
-        b.config.params["insert_referenced"],
-        serde_json::Value::Bool(true)
-    );
+    assert_eq!(b.config.params["insert_referenced"], serde_json::Value::Bool(true));
     assert_eq!(b.meters.faults, 4);
 }
 
 #[test]
 fn grid_runs_in_order_and_in_parallel() {
-    let t = mobmem_core::trace::gen::GenParams {
-        accesses: 20_000,
-        footprint_pages: 500,
-        ..Default::default()
-    }
-    .generate()
-    .unwrap();
+    let t = mobmem_core::trace::gen::GenParams { accesses: 20_000, footprint_pages: 500, ..Default::default() }
+        .generate()
+        .unwrap();
     let cfgs: Vec<SimConfig> = ["lru", "clock", "arc", "opt"]
         .iter()
         .flat_map(|p| {
@@ -204,10 +146,7 @@ fn grid_runs_in_order_and_in_parallel() {
     let out = mobmem_core::simulate_grid(&t, &stats, &cfgs, &Catalog::builtin(), 2);
     for (c, r) in cfgs.iter().zip(&out) {
         let r = r.as_ref().unwrap();
-        assert_eq!(
-            (&r.config.policy, r.config.frames),
-            (&c.policy, c.memory.to_pages(4096, 0))
-        );
+        assert_eq!((&r.config.policy, r.config.frames), (&c.policy, c.memory.to_pages(4096, 0)));
         assert_eq!(r.meters, run(&t, &c.policy, r.config.frames).meters);
     }
 }
@@ -216,34 +155,15 @@ fn grid_runs_in_order_and_in_parallel() {
 fn direct_read_by_hand() {
     // 1 frame. W1 W2 (1 swapped out). R1: swap fault, DR maps 1 in place (no frame: 2 stays).
     // R1: served in place. W1: promotion, a real swap-in; 2 is swapped out. R2: mapped in place.
-    let t = trace(&[
-        (1, Write),
-        (2, Write),
-        (1, Read),
-        (1, Read),
-        (1, Write),
-        (2, Read),
-    ]);
+    let t = trace(&[(1, Write), (2, Write), (1, Read), (1, Read), (1, Write), (2, Read)]);
     let on = run_cfg(&t, "lru", 1, |c| c.direct_read = true);
     let m = &on.meters;
     assert_eq!((m.faults, m.hits, m.dr_hits), (5, 1, 1));
-    assert_eq!(
-        (
-            m.swap_faults,
-            m.dr_maps,
-            m.dr_promotions,
-            m.swap_ins,
-            m.swap_outs
-        ),
-        (2, 2, 1, 1, 2)
-    );
+    assert_eq!((m.swap_faults, m.dr_maps, m.dr_promotions, m.swap_ins, m.swap_outs), (2, 2, 1, 1, 2));
     // Without DR: R1 copies 1 in (2 out), R1 and W1 hit, R2 copies 2 in (1, dirty, out).
     let off = run(&t, "lru", 1);
     let m = &off.meters;
-    assert_eq!(
-        (m.faults, m.hits, m.swap_faults, m.swap_ins, m.swap_outs),
-        (4, 2, 2, 2, 3)
-    );
+    assert_eq!((m.faults, m.hits, m.swap_faults, m.swap_ins, m.swap_outs), (4, 2, 2, 2, 3));
 }
 
 #[test]
@@ -252,9 +172,7 @@ fn direct_read_needs_an_nvm_swap_device() {
     let mut cfg = SimConfig::new(MemorySize::Pages(1));
     cfg.direct_read = true;
     cfg.swap = "ufs31".into();
-    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin())
-        .unwrap_err()
-        .to_string();
+    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
     assert!(e.contains("direct_read") && e.contains("NVM"), "{e}");
     cfg.swap = "optane-m10".into();
     assert!(simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).is_ok());

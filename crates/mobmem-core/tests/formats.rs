@@ -11,11 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "mobmem-fmt-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("mobmem-fmt-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
@@ -27,10 +24,7 @@ fn read(p: &Path) -> mobmem_core::Result<Trace> {
 }
 
 fn ops(t: &Trace) -> Vec<(u64, Op)> {
-    t.accesses
-        .iter()
-        .map(|&a| (t.page_numbers[(a >> 2) as usize], Op::from_bits(a)))
-        .collect()
+    t.accesses.iter().map(|&a| (t.page_numbers[(a >> 2) as usize], Op::from_bits(a))).collect()
 }
 
 fn format_err(e: Error) -> (PathBuf, u64, String) {
@@ -42,21 +36,10 @@ fn format_err(e: Error) -> (PathBuf, u64, String) {
 
 #[test]
 fn text_format() {
-    let p = tmp(
-        "t.txt",
-        b"# comment\n5 I\n\n6 R\r\n18446744073709551615 W\n7\tw\n",
-    );
+    let p = tmp("t.txt", b"# comment\n5 I\n\n6 R\r\n18446744073709551615 W\n7\tw\n");
     let t = read(&p).unwrap();
     assert_eq!(t.format, "text");
-    assert_eq!(
-        ops(&t),
-        vec![
-            (5, Op::Instr),
-            (6, Op::Read),
-            (u64::MAX, Op::Write),
-            (7, Op::Write)
-        ]
-    );
+    assert_eq!(ops(&t), vec![(5, Op::Instr), (6, Op::Read), (u64::MAX, Op::Write), (7, Op::Write)]);
     assert_eq!((t.skipped.comment_lines, t.skipped.blank_lines), (1, 1));
 }
 
@@ -79,14 +62,7 @@ fn text_errors_name_file_line_and_value() {
 #[test]
 fn skip_bad_lines_counts_them() {
     let p = tmp("bad.txt", b"1 R\n2 X\n3 W\nzz\n");
-    let t = read_trace(
-        &p,
-        &ReadOptions {
-            skip_bad_lines: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let t = read_trace(&p, &ReadOptions { skip_bad_lines: true, ..Default::default() }).unwrap();
     assert_eq!(t.len(), 2);
     assert_eq!(t.skipped.bad_lines, 2);
     assert!(t.skipped.first_bad_line.as_ref().unwrap().contains(":2:"));
@@ -124,8 +100,7 @@ fn lackey_format() {
     let (_, line, msg) = format_err(read(&tmp("l.out", b"I  0400,3\n L zzz,4\n")).unwrap_err());
     assert_eq!(line, 2);
     assert!(msg.contains("zzz"));
-    let (_, line, msg) =
-        format_err(read(&tmp("l.out", b"I  0400,3\nhello from the program\n")).unwrap_err());
+    let (_, line, msg) = format_err(read(&tmp("l.out", b"I  0400,3\nhello from the program\n")).unwrap_err());
     assert_eq!(line, 2);
     assert!(msg.contains("hello"));
 }
@@ -147,11 +122,7 @@ fn csv_format() {
     let t = read(&tmp("t.csv", body)).unwrap();
     assert_eq!(t.format, "csv");
     assert_eq!(t.len(), 4);
-    assert_eq!(
-        t.num_pages(),
-        3,
-        "(pid 1, page 10) and (pid 2, page 10) are different pages"
-    );
+    assert_eq!(t.num_pages(), 3, "(pid 1, page 10) and (pid 2, page 10) are different pages");
     assert_eq!(t.page_pids.as_deref(), Some(&[1, 1, 2][..]));
     assert_eq!(t.times.as_deref(), Some(&[5, 7, 9, 12][..]));
     assert_eq!(t.kind_of(0), Kind::File);
@@ -186,10 +157,7 @@ fn binary_round_trip_all_columns() {
         write_trace(&t, &out, "binary", comp).unwrap();
         let back = read(&out).unwrap();
         assert_eq!(back.format, "binary");
-        assert_eq!(
-            (&back.accesses, &back.page_numbers, &back.page_pids),
-            (&t.accesses, &t.page_numbers, &t.page_pids)
-        );
+        assert_eq!((&back.accesses, &back.page_numbers, &back.page_pids), (&t.accesses, &t.page_numbers, &t.page_pids));
         assert_eq!(
             (&back.times, &back.page_kinds, &back.page_files, &back.files),
             (&t.times, &t.page_kinds, &t.page_files, &t.files)
@@ -207,10 +175,7 @@ fn binary_damage_is_detected() {
     for cut in [4, 20, 60, bytes.len() / 2, bytes.len() - 3] {
         let p = tmp("cut.mobt", &bytes[..cut]);
         let (_, _, msg) = format_err(read(&p).unwrap_err());
-        assert!(
-            msg.contains("truncated") || msg.contains("magic"),
-            "cut at {cut}: {msg}"
-        );
+        assert!(msg.contains("truncated") || msg.contains("magic"), "cut at {cut}: {msg}");
     }
     // A record naming a page id past the table.
     let mut bad = bytes.clone();
@@ -241,9 +206,7 @@ fn compression_is_detected_by_magic_not_name() {
 
 #[test]
 fn truncated_compressed_files_are_errors() {
-    let body: Vec<u8> = (0..50_000)
-        .flat_map(|i| format!("{i} R\n").into_bytes())
-        .collect();
+    let body: Vec<u8> = (0..50_000).flat_map(|i| format!("{i} R\n").into_bytes()).collect();
     let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
     z.write_all(&body).unwrap();
     let zbytes = z.finish().unwrap();
@@ -260,23 +223,10 @@ fn truncated_compressed_files_are_errors() {
 
 #[test]
 fn missing_file_and_unknown_format() {
-    assert!(matches!(
-        read(&PathBuf::from("/no/such/trace.txt")).unwrap_err(),
-        Error::NotFound { .. }
-    ));
+    assert!(matches!(read(&PathBuf::from("/no/such/trace.txt")).unwrap_err(), Error::NotFound { .. }));
     let p = tmp("t.txt", b"1 R\n");
-    let e = read_trace(
-        &p,
-        &ReadOptions {
-            format: Some("parquet".into()),
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(
-        e.to_string().contains("parquet") && e.to_string().contains("known"),
-        "{e}"
-    );
+    let e = read_trace(&p, &ReadOptions { format: Some("parquet".into()), ..Default::default() }).unwrap_err();
+    assert!(e.to_string().contains("parquet") && e.to_string().contains("known"), "{e}");
     assert_eq!(formats::names(), vec!["binary", "lackey", "csv", "text"]);
 }
 

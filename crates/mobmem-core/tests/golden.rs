@@ -17,16 +17,12 @@ fn every_policy_matches_its_golden_fault_counts() {
         let t = read_trace(&common::data(name), &ReadOptions::default()).unwrap();
         assert_eq!(t.len() as u64, d["accesses"].as_u64().unwrap(), "{name}");
         for &policy in NAMES {
-            let sizes = d["faults"][policy].as_object().unwrap_or_else(|| {
-                panic!("no golden fault counts for policy {policy:?} on {name}")
-            });
+            let sizes = d["faults"][policy]
+                .as_object()
+                .unwrap_or_else(|| panic!("no golden fault counts for policy {policy:?} on {name}"));
             for (frames, want) in sizes {
                 let r = common::run(&t, policy, frames.parse().unwrap());
-                assert_eq!(
-                    r.meters.faults,
-                    want.as_u64().unwrap(),
-                    "{policy} on {name} with {frames} frames"
-                );
+                assert_eq!(r.meters.faults, want.as_u64().unwrap(), "{policy} on {name} with {frames} frames");
             }
         }
     }

@@ -8,13 +8,7 @@ use mobmem_core::trace::{gen::GenParams, Op};
 use proptest::prelude::*;
 
 fn ops() -> impl Strategy<Value = Vec<(u64, Op)>> {
-    prop::collection::vec(
-        (
-            0u64..40,
-            prop_oneof![Just(Op::Instr), Just(Op::Read), Just(Op::Write)],
-        ),
-        1..400,
-    )
+    prop::collection::vec((0u64..40, prop_oneof![Just(Op::Instr), Just(Op::Read), Just(Op::Write)]), 1..400)
 }
 
 fn naive_lru(pages: &[u64], frames: usize) -> u64 {
@@ -58,17 +52,8 @@ fn naive_opt(pages: &[u64], frames: usize) -> u64 {
         }
         faults += 1;
         if mem.len() == frames {
-            let next = |x: u64| {
-                pages[i + 1..]
-                    .iter()
-                    .position(|&y| y == x)
-                    .unwrap_or(usize::MAX)
-            };
-            let (k, _) = mem
-                .iter()
-                .enumerate()
-                .max_by_key(|&(_, &x)| next(x))
-                .unwrap();
+            let next = |x: u64| pages[i + 1..].iter().position(|&y| y == x).unwrap_or(usize::MAX);
+            let (k, _) = mem.iter().enumerate().max_by_key(|&(_, &x)| next(x)).unwrap();
             mem.remove(k);
         }
         mem.push(p);

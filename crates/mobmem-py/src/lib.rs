@@ -18,12 +18,9 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
         let exc = match &e {
             Error::Config { field, .. } => m.getattr("ConfigError")?.call1((&msg, field))?,
             Error::TraceFormat { path, line, .. } => {
-                m.getattr("TraceFormatError")?
-                    .call1((&msg, path.display().to_string(), *line))?
+                m.getattr("TraceFormatError")?.call1((&msg, path.display().to_string(), *line))?
             }
-            Error::NotFound { path } => m
-                .getattr("TraceNotFoundError")?
-                .call1((&msg, path.display().to_string()))?,
+            Error::NotFound { path } => m.getattr("TraceNotFoundError")?.call1((&msg, path.display().to_string()))?,
             Error::Io { .. } => m.getattr("MobmemIOError")?.call1((&msg,))?,
             Error::OutOfMemory { .. } => m.getattr("OutOfMemoryError")?.call1((&msg,))?,
             Error::Invariant(_) => m.getattr("InvariantError")?.call1((&msg,))?,
@@ -35,10 +32,7 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
 
 /// Runs core work with the GIL released; a panic (a bug) becomes an `InvariantError` instead of
 /// crossing into Python as a `PanicException`.
-fn detach<T: Send>(
-    py: Python<'_>,
-    f: impl FnOnce() -> mobmem_core::Result<T> + Send,
-) -> PyResult<T> {
+fn detach<T: Send>(py: Python<'_>, f: impl FnOnce() -> mobmem_core::Result<T> + Send) -> PyResult<T> {
     py.detach(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
             let what = p
@@ -90,10 +84,8 @@ impl Trace {
     fn save(&self, py: Python<'_>, path: PathBuf, format: &str) -> PyResult<()> {
         let t = self.inner.clone();
         let format = format.to_string();
-        py.detach(move || {
-            mobmem_core::write_trace(&t, &path, &format, Compression::from_name(&path))
-        })
-        .map_err(|e| to_py(py, e))
+        py.detach(move || mobmem_core::write_trace(&t, &path, &format, Compression::from_name(&path)))
+            .map_err(|e| to_py(py, e))
     }
     /// The accesses as (page number, op letter) pairs, from `start`, at most `limit` of them.
     #[pyo3(signature = (start = 0, limit = 1000))]
@@ -103,12 +95,7 @@ impl Trace {
             .iter()
             .skip(start)
             .take(limit)
-            .map(|&a| {
-                (
-                    t.page_numbers[(a >> 2) as usize],
-                    mobmem_core::trace::Op::from_bits(a).letter(),
-                )
-            })
+            .map(|&a| (t.page_numbers[(a >> 2) as usize], mobmem_core::trace::Op::from_bits(a).letter()))
             .collect()
     }
 }
@@ -124,29 +111,70 @@ fn catalog(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<Catalog> {
 /// Reads a trace file of any registered format (compression sniffed from its bytes).
 #[pyfunction]
 #[pyo3(signature = (path, format = None, skip_bad_lines = false))]
-fn open_trace(
-    py: Python<'_>,
-    path: PathBuf,
-    format: Option<String>,
-    skip_bad_lines: bool,
-) -> PyResult<Trace> {
-    let opts = ReadOptions {
-        format,
-        skip_bad_lines,
-    };
-    let t = py
-        .detach(move || mobmem_core::read_trace(&path, &opts))
-        .map_err(|e| to_py(py, e))?;
+fn open_trace(py: Python<'_>, path: PathBuf, format: Option<String>, skip_bad_lines: bool) -> PyResult<Trace> {
+    let opts = ReadOptions { format, skip_bad_lines };
+    let t = py.detach(move || mobmem_core::read_trace(&path, &opts)).map_err(|e| to_py(py, e))?;
     Ok(Trace { inner: Arc::new(t) })
 }
 
 /// Generates a synthetic trace from generator parameters given as JSON.
 #[pyfunction]
 fn generate(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
-    let p: gen::GenParams = serde_json::from_str(params_json)
-        .map_err(|e| to_py(py, Error::config("gen", e.to_string())))?;
+    let p: gen::GenParams =
+        serde_json::from_str(params_json).map_err(|e| to_py(py, Error::config("gen", e.to_string())))?;
     let t = detach(py, move || p.generate())?;
     Ok(Trace { inner: Arc::new(t) })
+}
+
+/// A DR. Swap Table III category as a round-robin multi-app trace (one pid per app).
+#[pyfunction]
+#[pyo3(signature = (name, rounds, accesses_per_turn, seed, anon_rw_share = gen::CATEGORY_ANON_RW_SHARE))]
+fn generate_category(
+    py: Python<'_>,
+    name: &str,
+    rounds: u32,
+    accesses_per_turn: u64,
+    seed: u64,
+    anon_rw_share: f64,
+) -> PyResult<Trace> {
+    let w = gen::category(name, rounds, accesses_per_turn, seed, anon_rw_share).map_err(|e| to_py(py, e))?;
+    let t = detach(py, move || w.generate())?;
+    Ok(Trace { inner: Arc::new(t) })
+}
+
+/// Table III: category → [(app, size MiB)].
+#[pyfunction]
+fn categories() -> Vec<(&'static str, Vec<(&'static str, f64)>)> {
+    gen::CATEGORIES.iter().map(|(n, apps)| (*n, apps.to_vec())).collect()
+}
+
+/// The DR. Swap paper's energy of a swap area (eqs. 1–14) as JSON.
+#[pyfunction]
+#[pyo3(signature = (model, n_rd, n_wr, t_total_s, swap_bytes, page_bytes = 4096))]
+fn swap_energy(
+    py: Python<'_>,
+    model: &str,
+    n_rd: u64,
+    n_wr: u64,
+    t_total_s: f64,
+    swap_bytes: u64,
+    page_bytes: u64,
+) -> PyResult<String> {
+    if !(t_total_s > 0.0 && t_total_s.is_finite()) {
+        return Err(to_py(py, Error::config("duration", format!("{t_total_s} is not a positive duration"))));
+    }
+    let c = Catalog::builtin();
+    let m = c.model(model).map_err(|e| to_py(py, e))?;
+    let e = m.evaluate(model, n_rd, n_wr, page_bytes, t_total_s, swap_bytes);
+    serde_json::to_string(&e).map_err(|e| json_err(py, e))
+}
+
+/// The energy models (Table II presets) as JSON.
+#[pyfunction]
+fn energy_models(py: Python<'_>) -> PyResult<String> {
+    let c = Catalog::builtin();
+    let m: std::collections::BTreeMap<_, _> = c.models().collect();
+    serde_json::to_string(&m).map_err(|e| json_err(py, e))
 }
 
 /// Generator parameters of a named preset, as JSON.
@@ -174,12 +202,7 @@ fn parse_config(py: Python<'_>, json: &str) -> PyResult<SimConfig> {
 /// Runs one simulation; the config and the result are JSON.
 #[pyfunction]
 #[pyo3(signature = (trace, config_json, devices = None))]
-fn simulate(
-    py: Python<'_>,
-    trace: &Trace,
-    config_json: &str,
-    devices: Option<PathBuf>,
-) -> PyResult<String> {
+fn simulate(py: Python<'_>, trace: &Trace, config_json: &str, devices: Option<PathBuf>) -> PyResult<String> {
     let cfg = parse_config(py, config_json)?;
     let cat = catalog(py, devices)?;
     let t = trace.inner.clone();
@@ -201,8 +224,8 @@ fn simulate_grid(
     devices: Option<PathBuf>,
     threads: usize,
 ) -> PyResult<String> {
-    let cfgs: Vec<SimConfig> = serde_json::from_str(configs_json)
-        .map_err(|e| to_py(py, Error::config("configs", e.to_string())))?;
+    let cfgs: Vec<SimConfig> =
+        serde_json::from_str(configs_json).map_err(|e| to_py(py, Error::config("configs", e.to_string())))?;
     let cat = catalog(py, devices)?;
     let t = trace.inner.clone();
     let results = py.detach(move || {
@@ -210,28 +233,17 @@ fn simulate_grid(
         let stats = t.stats(page_size);
         mobmem_core::simulate_grid(&t, &stats, &cfgs, &cat, threads)
     });
-    let ok: Vec<_> = results
-        .into_iter()
-        .collect::<Result<_, _>>()
-        .map_err(|e| to_py(py, e))?;
+    let ok: Vec<_> = results.into_iter().collect::<Result<_, _>>().map_err(|e| to_py(py, e))?;
     serde_json::to_string(&ok).map_err(|e| json_err(py, e))
 }
 
 /// Loads and validates a TOML run file; returns (trace path, format, skip_bad_lines, sim config
 /// JSON).
 #[pyfunction]
-fn load_run_file(
-    py: Python<'_>,
-    path: PathBuf,
-) -> PyResult<(String, Option<String>, bool, String)> {
+fn load_run_file(py: Python<'_>, path: PathBuf) -> PyResult<(String, Option<String>, bool, String)> {
     let (rf, _cat, opts) = RunFile::load(&path).map_err(|e| to_py(py, e))?;
     let cfg = serde_json::to_string(&rf.sim).map_err(|e| json_err(py, e))?;
-    Ok((
-        rf.trace.path.display().to_string(),
-        opts.format,
-        opts.skip_bad_lines,
-        cfg,
-    ))
+    Ok((rf.trace.path.display().to_string(), opts.format, opts.skip_bad_lines, cfg))
 }
 
 /// Runs a whole TOML run file (trace, sim, devices); the result is JSON.
@@ -255,10 +267,7 @@ fn policies() -> Vec<(&'static str, &'static str)> {
 /// Registered trace formats as (name, description, writable).
 #[pyfunction]
 fn trace_formats() -> Vec<(&'static str, &'static str, bool)> {
-    formats::REGISTRY
-        .iter()
-        .map(|f| (f.name, f.description, f.write.is_some()))
-        .collect()
+    formats::REGISTRY.iter().map(|f| (f.name, f.description, f.write.is_some())).collect()
 }
 
 /// The device catalog (presets plus an optional user file) as JSON.
@@ -274,8 +283,8 @@ fn devices(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (name, params_json = "{}"))]
 fn policy_params(py: Python<'_>, name: &str, params_json: &str) -> PyResult<String> {
-    let table: toml::Table = serde_json::from_str(params_json)
-        .map_err(|e| to_py(py, Error::config("params", e.to_string())))?;
+    let table: toml::Table =
+        serde_json::from_str(params_json).map_err(|e| to_py(py, Error::config("params", e.to_string())))?;
     let v = policy::resolved_params(name, &table).map_err(|e| to_py(py, e))?;
     Ok(v.to_string())
 }
@@ -287,6 +296,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(preset_params, m)?)?;
     m.add_function(wrap_pyfunction!(preset_names, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_category, m)?)?;
+    m.add_function(wrap_pyfunction!(categories, m)?)?;
+    m.add_function(wrap_pyfunction!(swap_energy, m)?)?;
+    m.add_function(wrap_pyfunction!(energy_models, m)?)?;
     m.add_function(wrap_pyfunction!(default_gen_params, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_grid, m)?)?;

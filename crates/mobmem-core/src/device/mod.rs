@@ -54,39 +54,20 @@ pub struct Device {
     pub source: String,
 }
 
-fn latency(
-    name: &str,
-    op: &str,
-    ns: Option<f64>,
-    iops: Option<f64>,
-    derived: Option<f64>,
-) -> Result<f64> {
+fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>, derived: Option<f64>) -> Result<f64> {
     let field = |f: &str| format!("devices.{name}.{op}_{f}");
     let v = match (ns, iops) {
         (Some(ns), None) => ns,
         (None, Some(iops)) => {
             if !(iops > 0.0 && iops.is_finite()) {
-                return Err(Error::config(
-                    field("iops"),
-                    format!("{iops} is not a positive rate"),
-                ));
+                return Err(Error::config(field("iops"), format!("{iops} is not a positive rate")));
             }
             1e9 / iops
         }
-        (Some(_), Some(_)) => {
-            return Err(Error::config(
-                field("ns"),
-                format!("give {op}_ns or {op}_iops, not both"),
-            ))
-        }
+        (Some(_), Some(_)) => return Err(Error::config(field("ns"), format!("give {op}_ns or {op}_iops, not both"))),
         (None, None) => match derived {
             Some(v) => v,
-            None => {
-                return Err(Error::config(
-                    field("ns"),
-                    format!("missing: give {op}_ns or {op}_iops"),
-                ))
-            }
+            None => return Err(Error::config(field("ns"), format!("missing: give {op}_ns or {op}_iops"))),
         },
     };
     if !(v >= 0.0 && v.is_finite()) {
@@ -115,10 +96,7 @@ impl DeviceSpec {
         let energy = |f: &str, v: Option<f64>, d: Option<f64>| -> Result<f64> {
             let v = v.or(d).unwrap_or(0.0);
             if !(v >= 0.0 && v.is_finite()) {
-                return Err(Error::config(
-                    format!("devices.{name}.{f}"),
-                    format!("{v} must be ≥ 0"),
-                ));
+                return Err(Error::config(format!("devices.{name}.{f}"), format!("{v} must be ≥ 0")));
             }
             Ok(v)
         };
@@ -126,27 +104,11 @@ impl DeviceSpec {
             name: name.to_string(),
             description: self.description,
             kind: self.kind,
-            read_ns: latency(
-                name,
-                "read",
-                self.read_ns,
-                self.read_iops,
-                derived.map(|d| d.read_ns),
-            )?,
-            write_ns: latency(
-                name,
-                "write",
-                self.write_ns,
-                self.write_iops,
-                derived.map(|d| d.write_ns),
-            )?,
+            read_ns: latency(name, "read", self.read_ns, self.read_iops, derived.map(|d| d.read_ns))?,
+            write_ns: latency(name, "write", self.write_ns, self.write_iops, derived.map(|d| d.write_ns))?,
             read_nj: energy("read_nj", self.read_nj, derived.map(|d| d.read_nj))?,
             write_nj: energy("write_nj", self.write_nj, derived.map(|d| d.write_nj))?,
-            background_mw: energy(
-                "background_mw",
-                self.background_mw,
-                derived.map(|d| d.background_mw),
-            )?,
+            background_mw: energy("background_mw", self.background_mw, derived.map(|d| d.background_mw))?,
             capacity_bytes: self.capacity_bytes,
             endurance_cycles: self.endurance_cycles,
             energy_model: self.energy_model,
@@ -167,21 +129,16 @@ const PRESETS: &str = include_str!("presets.toml");
 impl Catalog {
     /// The built-in presets.
     pub fn builtin() -> Catalog {
-        let mut c = Catalog {
-            devices: BTreeMap::new(),
-            models: BTreeMap::new(),
-        };
+        let mut c = Catalog { devices: BTreeMap::new(), models: BTreeMap::new() };
         c.add_models_toml(crate::energy::MODELS, Path::new("<built-in energy models>"))
             .expect("built-in energy models are valid (tested)");
-        c.add_toml(PRESETS, Path::new("<built-in presets>"))
-            .expect("built-in device presets are valid (tested)");
+        c.add_toml(PRESETS, Path::new("<built-in presets>")).expect("built-in device presets are valid (tested)");
         c
     }
 
     /// Adds (or overrides) energy models from TOML text (tables with `kind = "lpddr" | "emmc"`).
     pub fn add_models_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let models: BTreeMap<String, EnergyModel> =
-            toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        let models: BTreeMap<String, EnergyModel> = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
         for (name, m) in models {
             m.validate(&name)?;
             self.models.insert(name, m);
@@ -192,10 +149,7 @@ impl Catalog {
     pub fn model(&self, name: &str) -> Result<&EnergyModel> {
         self.models.get(name).ok_or_else(|| {
             let names: Vec<_> = self.models.keys().cloned().collect();
-            Error::config(
-                "energy_model",
-                format!("unknown energy model {name:?}; known: {}", names.join(", ")),
-            )
+            Error::config("energy_model", format!("unknown energy model {name:?}; known: {}", names.join(", ")))
         })
     }
 
@@ -205,8 +159,7 @@ impl Catalog {
 
     /// Adds (or overrides) devices from TOML text.
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let specs: BTreeMap<String, DeviceSpec> =
-            toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        let specs: BTreeMap<String, DeviceSpec> = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
         for (name, spec) in specs {
             let d = spec.resolve(&name, &self.models)?;
             self.devices.insert(name, d);
@@ -223,10 +176,7 @@ impl Catalog {
     pub fn get(&self, name: &str, field: &str) -> Result<&Device> {
         self.devices.get(name).ok_or_else(|| {
             let names: Vec<_> = self.devices.keys().cloned().collect();
-            Error::config(
-                field,
-                format!("unknown device {name:?}; known: {}", names.join(", ")),
-            )
+            Error::config(field, format!("unknown device {name:?}; known: {}", names.join(", ")))
         })
     }
 
@@ -254,30 +204,14 @@ mod tests {
     #[test]
     fn user_devices_and_errors() {
         let mut c = Catalog::builtin();
-        c.add_toml(
-            "[slow]\nkind = \"flash\"\nread_ns = 100\nwrite_iops = 1000\n",
-            Path::new("u.toml"),
-        )
-        .unwrap();
+        c.add_toml("[slow]\nkind = \"flash\"\nread_ns = 100\nwrite_iops = 1000\n", Path::new("u.toml")).unwrap();
         assert_eq!(c.get("slow", "swap").unwrap().write_ns, 1e6);
-        let e = c
-            .add_toml("[x]\nkind = \"flash\"\nread_ns = 1\n", Path::new("u.toml"))
-            .unwrap_err();
+        let e = c.add_toml("[x]\nkind = \"flash\"\nread_ns = 1\n", Path::new("u.toml")).unwrap_err();
         assert!(e.to_string().contains("write_ns"), "{e}");
         let e = c
-            .add_toml(
-                "[x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nspeed = 3\n",
-                Path::new("u.toml"),
-            )
+            .add_toml("[x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nspeed = 3\n", Path::new("u.toml"))
             .unwrap_err();
-        assert!(
-            e.to_string().contains("u.toml:5") && e.to_string().contains("speed"),
-            "{e}"
-        );
-        assert!(c
-            .get("nope", "swap")
-            .unwrap_err()
-            .to_string()
-            .contains("known:"));
+        assert!(e.to_string().contains("u.toml:5") && e.to_string().contains("speed"), "{e}");
+        assert!(c.get("nope", "swap").unwrap_err().to_string().contains("known:"));
     }
 }

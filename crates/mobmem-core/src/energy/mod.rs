@@ -112,14 +112,11 @@ impl LpddrModel {
     }
     /// Eq. (2): time of reading `n` pages, s.
     pub fn t_rd(&self, n: f64, page: f64) -> f64 {
-        (n * page * 8.0 / (self.bl * self.bw_bits) * (self.bl / 2.0) + n * self.rl_cycles)
-            * self.t_ck_ns
-            * NS
+        (n * page * 8.0 / (self.bl * self.bw_bits) * (self.bl / 2.0) + n * self.rl_cycles) * self.t_ck_ns * NS
     }
     /// Eq. (3): time of writing `n` pages, s.
     pub fn t_wr(&self, n: f64, page: f64) -> f64 {
-        (n * page * 8.0 / (self.bl * self.bw_bits) * (self.bl / 2.0 + self.t_wr_cycles())
-            + n * self.wl_cycles)
+        (n * page * 8.0 / (self.bl * self.bw_bits) * (self.bl / 2.0 + self.t_wr_cycles()) + n * self.wl_cycles)
             * self.t_ck_ns
             * NS
     }
@@ -133,11 +130,7 @@ impl LpddrModel {
     }
     /// Background power at a refresh scale, mW.
     pub fn background_mw(&self, refresh_scale: f64) -> f64 {
-        self.pre_pdn_mw
-            + self.pre_stby_mw
-            + self.act_pdn_mw
-            + self.act_stby_mw
-            + self.ref_mw * refresh_scale
+        self.pre_pdn_mw + self.pre_stby_mw + self.act_pdn_mw + self.act_stby_mw + self.ref_mw * refresh_scale
     }
 }
 
@@ -153,13 +146,11 @@ impl EmmcModel {
     }
     /// Eq. (10), s.
     pub fn t_rd(&self, n: f64, page: f64) -> f64 {
-        (self.rd_bl_bytes * 8.0 / (2.0 * self.bw_bits) + self.rl_cycles) / self.f_hz
-            * (n * page / self.rd_bl_bytes)
+        (self.rd_bl_bytes * 8.0 / (2.0 * self.bw_bits) + self.rl_cycles) / self.f_hz * (n * page / self.rd_bl_bytes)
     }
     /// Eq. (11), s.
     pub fn t_wr(&self, n: f64, page: f64) -> f64 {
-        (self.wr_bl_bytes * 8.0 / (2.0 * self.bw_bits) + self.wl_cycles) / self.f_hz
-            * (n * page / self.wr_bl_bytes)
+        (self.wr_bl_bytes * 8.0 / (2.0 * self.bw_bits) + self.wl_cycles) / self.f_hz * (n * page / self.wr_bl_bytes)
     }
 }
 
@@ -176,15 +167,8 @@ impl EnergyModel {
         swap_bytes: u64,
     ) -> SwapEnergy {
         let (r, w, page) = (n_rd as f64, n_wr as f64, page_bytes as f64);
-        let mut e = SwapEnergy {
-            model: name.to_string(),
-            n_rd,
-            n_wr,
-            page_bytes,
-            swap_bytes,
-            t_total_s,
-            ..Default::default()
-        };
+        let mut e =
+            SwapEnergy { model: name.to_string(), n_rd, n_wr, page_bytes, swap_bytes, t_total_s, ..Default::default() };
         match self {
             EnergyModel::Lpddr(m) => {
                 e.refresh_scale = swap_bytes as f64 / m.chip_bytes;
@@ -225,12 +209,8 @@ impl EnergyModel {
                 PerPage {
                     read_ns: (t_rd + rcd) / NS,
                     write_ns: (t_wr + rcd) / NS,
-                    read_nj: (m.act_mw * (t_rd + rcd) + m.rd_mw * t_rd + m.dq_mw * m.t_dq(1.0, p))
-                        * MW
-                        / NS,
-                    write_nj: (m.act_mw * (t_wr + rcd) + m.wr_mw * t_wr + m.dq_mw * m.t_dq(1.0, p))
-                        * MW
-                        / NS,
+                    read_nj: (m.act_mw * (t_rd + rcd) + m.rd_mw * t_rd + m.dq_mw * m.t_dq(1.0, p)) * MW / NS,
+                    write_nj: (m.act_mw * (t_wr + rcd) + m.wr_mw * t_wr + m.dq_mw * m.t_dq(1.0, p)) * MW / NS,
                     background_mw: m.background_mw(1.0),
                 }
             }
@@ -249,12 +229,9 @@ impl EnergyModel {
 
     pub fn validate(&self, name: &str) -> Result<()> {
         let vals: Vec<(&str, f64)> = match self {
-            EnergyModel::Lpddr(m) => vec![
-                ("t_ck_ns", m.t_ck_ns),
-                ("bl", m.bl),
-                ("bw_bits", m.bw_bits),
-                ("chip_bytes", m.chip_bytes),
-            ],
+            EnergyModel::Lpddr(m) => {
+                vec![("t_ck_ns", m.t_ck_ns), ("bl", m.bl), ("bw_bits", m.bw_bits), ("chip_bytes", m.chip_bytes)]
+            }
             EnergyModel::Emmc(m) => vec![
                 ("f_hz", m.f_hz),
                 ("bw_bits", m.bw_bits),
@@ -264,10 +241,7 @@ impl EnergyModel {
         };
         for (f, v) in vals {
             if !(v > 0.0 && v.is_finite()) {
-                return Err(Error::config(
-                    format!("energy.{name}.{f}"),
-                    format!("{v} must be > 0"),
-                ));
+                return Err(Error::config(format!("energy.{name}.{f}"), format!("{v} must be > 0")));
             }
         }
         Ok(())
@@ -296,39 +270,24 @@ mod tests {
     }
 
     fn eval(name: &str, n_rd: u64, n_wr: u64, t: f64, swap: u64) -> SwapEnergy {
-        Catalog::builtin()
-            .model(name)
-            .unwrap()
-            .evaluate(name, n_rd, n_wr, 4096, t, swap)
+        Catalog::builtin().model(name).unwrap().evaluate(name, n_rd, n_wr, 4096, t, swap)
     }
 
     #[test]
     fn dram_equations_1_to_5_by_hand() {
         // 128 read commands of 8 beats × 32 bits per 4 KiB page; tWR = ⌈15 / 2.5⌉ = 6 cycles.
         let e = eval("lpddr2-dram", 1000, 2000, 900.0, 128 << 20);
-        assert!(close(
-            e.t_rd_s,
-            (1000.0 * 128.0 * 4.0 + 1000.0 * 6.0) * 2.5e-9
-        )); // 1.295 ms
-        assert!(close(
-            e.t_wr_s,
-            (2000.0 * 128.0 * 10.0 + 2000.0 * 4.0) * 2.5e-9
-        )); // 6.42 ms
+        assert!(close(e.t_rd_s, (1000.0 * 128.0 * 4.0 + 1000.0 * 6.0) * 2.5e-9)); // 1.295 ms
+        assert!(close(e.t_wr_s, (2000.0 * 128.0 * 10.0 + 2000.0 * 4.0) * 2.5e-9)); // 6.42 ms
         assert!(close(e.t_act_s, 1.295e-3 + 6.42e-3 + 3000.0 * 42e-9));
         assert!(close(e.t_dq_s, 3000.0 * 128.0 * 4.0 * 2.5e-9));
         assert!(close(e.refresh_scale, 0.125));
-        assert!(close(
-            e.background_j,
-            (1.2 + 6.8 + 2.3 + 9.3 + 12.4 * 0.125) * 1e-3 * 900.0
-        )); // 19.035 J
+        assert!(close(e.background_j, (1.2 + 6.8 + 2.3 + 9.3 + 12.4 * 0.125) * 1e-3 * 900.0)); // 19.035 J
         assert!(close(e.activate_j, 76.7e-3 * e.t_act_s));
         assert!(close(e.read_j, 246.7e-3 * 1.295e-3));
         assert!(close(e.write_j, 246.0e-3 * 6.42e-3));
         assert!(close(e.io_j, 33.8e-3 * 3.84e-3));
-        assert!(close(
-            e.total_j,
-            e.background_j + e.activate_j + e.read_j + e.write_j + e.io_j
-        ));
+        assert!(close(e.total_j, e.background_j + e.activate_j + e.read_j + e.write_j + e.io_j));
         assert!(close(e.total_mah, e.total_j / (3.8 * 3.6)));
     }
 
@@ -352,30 +311,18 @@ mod tests {
         // 256 commands per page on a 16-bit bus; tWR = ⌈15 / 5⌉ = 3 cycles; no refresh.
         let e = eval("lpddr2-pcm", 500, 2000, 900.0, 512 << 20);
         assert!(close(e.t_rd_s, (500.0 * 256.0 * 4.0 + 500.0 * 3.0) * 5e-9));
-        assert!(close(
-            e.t_wr_s,
-            (2000.0 * 256.0 * 7.0 + 2000.0 * 1.0) * 5e-9
-        ));
-        assert!(close(
-            e.background_j,
-            (0.2 + 3.5 + 0.1 + 4.8) * 1e-3 * 900.0
-        ));
+        assert!(close(e.t_wr_s, (2000.0 * 256.0 * 7.0 + 2000.0 * 1.0) * 5e-9));
+        assert!(close(e.background_j, (0.2 + 3.5 + 0.1 + 4.8) * 1e-3 * 900.0));
     }
 
     #[test]
     fn only_dram_refresh_grows_with_swap_size() {
         for m in ["lpddr2-pcm", "emmc-inand"] {
-            assert_eq!(
-                eval(m, 3298, 5000, 900.0, 128 << 20).total_j,
-                eval(m, 3298, 5000, 900.0, 512 << 20).total_j
-            );
+            assert_eq!(eval(m, 3298, 5000, 900.0, 128 << 20).total_j, eval(m, 3298, 5000, 900.0, 512 << 20).total_j);
         }
         let small = eval("lpddr2-dram", 3298, 5000, 900.0, 128 << 20);
         let big = eval("lpddr2-dram", 3298, 5000, 900.0, 512 << 20);
-        assert!(close(
-            big.total_j - small.total_j,
-            12.4e-3 * (0.5 - 0.125) * 900.0
-        ));
+        assert!(close(big.total_j - small.total_j, 12.4e-3 * (0.5 - 0.125) * 900.0));
     }
 
     #[test]
@@ -387,10 +334,7 @@ mod tests {
                 let dram = eval("lpddr2-dram", n_rd, n_wr, 900.0, mb << 20).total_j;
                 let flash = eval("emmc-inand", n_rd, n_wr, 900.0, mb << 20).total_j;
                 let pcm = eval("lpddr2-pcm", n_dr, n_wr, 900.0, mb << 20).total_j;
-                assert!(
-                    flash < pcm && pcm < dram,
-                    "{mb} MB, {n_wr} swap-outs: {flash} {pcm} {dram}"
-                );
+                assert!(flash < pcm && pcm < dram, "{mb} MB, {n_wr} swap-outs: {flash} {pcm} {dram}");
             }
         }
     }
@@ -402,10 +346,7 @@ mod tests {
         assert!(close(dram.read_ns, (128.0 * 4.0 + 6.0) * 2.5 + 42.0)); // 1337 ns
         assert!(close(dram.write_ns, (128.0 * 10.0 + 4.0) * 2.5 + 42.0)); // 3252 ns
         let pcm = c.get("lpddr2-pcm", "swap").unwrap();
-        assert!(
-            close(pcm.read_ns, 2.0 * dram.read_ns.round())
-                && close(pcm.write_ns, 12.0 * dram.write_ns.round())
-        );
+        assert!(close(pcm.read_ns, 2.0 * dram.read_ns.round()) && close(pcm.write_ns, 12.0 * dram.write_ns.round()));
         let emmc = c.get("emmc-inand", "swap").unwrap();
         assert!(close(emmc.read_ns, 258.0 / 26e6 * 8.0 * 1e9));
         assert!(close(emmc.background_mw, 3.3 * 0.35));

@@ -56,9 +56,7 @@ impl<P: Policy> Engine<P> {
     fn evict(&mut self, v: PageId, index: usize) -> Result<()> {
         let f = self.flags[v as usize];
         if f & RESIDENT == 0 {
-            return Err(Error::Invariant(format!(
-                "policy chose page {v}, which is not resident"
-            )));
+            return Err(Error::Invariant(format!("policy chose page {v}, which is not resident")));
         }
         if f & ANON != 0 {
             if f & SWAP_VALID == 0 {
@@ -95,9 +93,7 @@ impl<P: Policy> Engine<P> {
             self.m.reclaims_while_swap_full += 1;
             let flags = &self.flags;
             let pinned = |p: PageId| flags[p as usize] & (ANON | SWAP_VALID) == ANON;
-            self.policy.select_victim(&ReclaimCtx {
-                unevictable: Some(&pinned),
-            })
+            self.policy.select_victim(&ReclaimCtx { unevictable: Some(&pinned) })
         } else {
             self.policy.select_victim(&ReclaimCtx { unevictable: None })
         };
@@ -134,9 +130,7 @@ impl<P: Policy> Engine<P> {
             }
         } else if f & ANON != 0 {
             if f & SWAP_VALID == 0 {
-                return Err(Error::Invariant(format!(
-                    "anon page {id} faulted with no swap copy"
-                )));
+                return Err(Error::Invariant(format!("anon page {id} faulted with no swap copy")));
             }
             self.m.swap_faults += 1;
             if self.direct_read && !a.op.is_write() {
@@ -168,11 +162,7 @@ impl<P: Policy> Engine<P> {
 
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         for (index, &w) in trace.accesses.iter().enumerate() {
-            let a = Access {
-                page: w >> 2,
-                op: Op::from_bits(w),
-                index,
-            };
+            let a = Access { page: w >> 2, op: Op::from_bits(w), index };
             let f = self.flags[a.page as usize];
             if f & RESIDENT != 0 {
                 self.m.hits += 1;
@@ -219,13 +209,7 @@ impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        let policy = P::new(
-            &PolicySetup {
-                frames: self.frames,
-                trace: self.trace,
-            },
-            params,
-        )?;
+        let policy = P::new(&PolicySetup { frames: self.frames, trace: self.trace }, params)?;
         let mut e = Engine {
             policy,
             direct_read: self.direct_read,
@@ -243,31 +227,17 @@ impl PolicyVisitor for Run<'_> {
 
 /// Replays `trace` under `cfg`. `stats` are the trace's statistics (computed once per trace and
 /// shared by every run of a grid).
-pub fn simulate(
-    trace: &Trace,
-    stats: &TraceStats,
-    cfg: &SimConfig,
-    catalog: &Catalog,
-) -> Result<RunResult> {
+pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
     cfg.validate(catalog)?;
     let swap = catalog.get(&cfg.swap, "swap")?.clone();
     let storage = catalog.get(&cfg.storage, "storage")?.clone();
     let footprint = trace.num_pages() as u64;
     let frames = cfg.memory.to_pages(cfg.page_size, footprint);
     if frames == 0 {
-        return Err(Error::config(
-            "memory",
-            format!(
-                "{} is less than one {}-byte page",
-                cfg.memory, cfg.page_size
-            ),
-        ));
+        return Err(Error::config("memory", format!("{} is less than one {}-byte page", cfg.memory, cfg.page_size)));
     }
     if frames > u32::MAX as u64 {
-        return Err(Error::config(
-            "memory",
-            format!("{frames} frames is more than mobmem models"),
-        ));
+        return Err(Error::config("memory", format!("{frames} frames is more than mobmem models")));
     }
     let swap_pages = cfg.swap_size.map(|s| s.to_pages(cfg.page_size, footprint));
     let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
@@ -289,14 +259,7 @@ pub fn simulate(
             // The area's size scales DRAM refresh: the configured size, else what the run used.
             let swap_bytes = swap_pages.unwrap_or(m.peak_swap_pages) * cfg.page_size;
             let t_total = cfg.energy_duration_s.unwrap_or(m.sim_time_ns * 1e-9);
-            Some(catalog.model(name)?.evaluate(
-                name,
-                m.swap_ins,
-                m.swap_outs,
-                cfg.page_size,
-                t_total,
-                swap_bytes,
-            ))
+            Some(catalog.model(name)?.evaluate(name, m.swap_ins, m.swap_outs, cfg.page_size, t_total, swap_bytes))
         }
         None => None,
     };
@@ -314,11 +277,7 @@ pub fn simulate(
             cpu_ns_per_access: cfg.cpu_ns_per_access,
         },
         trace: stats.clone(),
-        accesses_per_s: if wall > 0.0 {
-            m.accesses as f64 / wall
-        } else {
-            0.0
-        },
+        accesses_per_s: if wall > 0.0 { m.accesses as f64 / wall } else { 0.0 },
         meters: m,
         wall_time_s: wall,
     })
@@ -335,17 +294,11 @@ pub fn simulate_grid(
 ) -> Vec<Result<RunResult>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let threads = if threads == 0 {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    } else {
-        threads
-    }
-    .min(configs.len().max(1));
+    let threads =
+        if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads }
+            .min(configs.len().max(1));
     let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<RunResult>>>> =
-        Mutex::new((0..configs.len()).map(|_| None).collect());
+    let out: Mutex<Vec<Option<Result<RunResult>>>> = Mutex::new((0..configs.len()).map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| loop {

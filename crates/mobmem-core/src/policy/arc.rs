@@ -78,13 +78,11 @@ impl Arc {
 
     fn replace(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {
         let t1 = self.t1.len as f64;
-        let from_t1 = (self.t1.len > 0 && (t1 > self.p || (t1 == self.p && self.ghost_hit == B2)))
-            || self.t2.len == 0;
+        let from_t1 = (self.t1.len > 0 && (t1 > self.p || (t1 == self.p && self.ghost_hit == B2))) || self.t2.len == 0;
         let first = if from_t1 { (T1, B1) } else { (T2, B2) };
         let second = if from_t1 { (T2, B2) } else { (T1, B1) };
         // The second choice only matters when no page of the first list may be evicted.
-        self.demote(first.0, first.1, ctx)
-            .or_else(|| self.demote(second.0, second.1, ctx))
+        self.demote(first.0, first.1, ctx).or_else(|| self.demote(second.0, second.1, ctx))
     }
 }
 
@@ -148,13 +146,10 @@ impl Policy for Arc {
                 self.drop_ghost_tail(B1);
                 self.replace(ctx)
             } else {
-                self.demote(T1, NONE, ctx)
-                    .or_else(|| self.demote(T2, B2, ctx))
+                self.demote(T1, NONE, ctx).or_else(|| self.demote(T2, B2, ctx))
             }
         } else {
-            if self.t1.len + self.b1.len + self.t2.len + self.b2.len >= 2 * self.c
-                && self.b2.len > 0
-            {
+            if self.t1.len + self.b1.len + self.t2.len + self.b2.len >= 2 * self.c && self.b2.len > 0 {
                 self.drop_ghost_tail(B2);
             }
             self.replace(ctx)
@@ -216,9 +211,7 @@ mod tests {
         let mut x: u64 = 7;
         let seq: Vec<u32> = (0..5000)
             .map(|_| {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 ((x >> 33) % 40) as u32
             })
             .collect();
@@ -226,10 +219,7 @@ mod tests {
         let (t1, t2, b1, b2, p) = s.p.sizes();
         assert!(t1 + t2 <= 8 && t1 + t2 + b1 + b2 <= 16 && t1 + b1 <= 8);
         assert!((0.0..=8.0).contains(&p));
-        assert_eq!(
-            s.p.links.to_vec(&s.p.t1).len() + s.p.links.to_vec(&s.p.t2).len(),
-            t1 + t2
-        );
+        assert_eq!(s.p.links.to_vec(&s.p.t1).len() + s.p.links.to_vec(&s.p.t2).len(), t1 + t2);
         assert!(s.p.t1.head == super::super::NIL || s.p.loc[s.p.t1.head as usize] == T1);
     }
 }

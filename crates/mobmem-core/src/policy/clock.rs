@@ -92,13 +92,7 @@ mod tests {
         assert_eq!(s.evicted, vec![0, 2]);
         // Bits set on insert: 2 sweeps 0 and 1 (clearing both) and evicts 0; 2 enters referenced;
         // 1's hit sets its bit again; 3: 1 cleared and moved, 2 cleared and moved, 1 evicted.
-        let s = run::<Clock>(
-            &[0, 1, 2, 1, 3],
-            2,
-            Params {
-                insert_referenced: true,
-            },
-        );
+        let s = run::<Clock>(&[0, 1, 2, 1, 3], 2, Params { insert_referenced: true });
         assert_eq!(s.evicted, vec![0, 1]);
     }
 }

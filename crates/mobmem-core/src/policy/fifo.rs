@@ -18,10 +18,7 @@ impl Policy for Fifo {
     type Params = Params;
 
     fn new(s: &PolicySetup, _: Params) -> Result<Self> {
-        Ok(Fifo {
-            links: Links::new(s.num_pages()),
-            q: List::default(),
-        })
+        Ok(Fifo { links: Links::new(s.num_pages()), q: List::default() })
     }
     #[inline(always)]
     fn on_hit(&mut self, _: &Access) {}

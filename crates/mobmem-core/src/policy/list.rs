@@ -19,20 +19,13 @@ pub struct List {
 
 impl Default for List {
     fn default() -> Self {
-        List {
-            head: NIL,
-            tail: NIL,
-            len: 0,
-        }
+        List { head: NIL, tail: NIL, len: 0 }
     }
 }
 
 impl Links {
     pub fn new(n: usize) -> Self {
-        Links {
-            prev: vec![NIL; n],
-            next: vec![NIL; n],
-        }
+        Links { prev: vec![NIL; n], next: vec![NIL; n] }
     }
 
     #[inline(always)]

@@ -18,10 +18,7 @@ impl Policy for Lru {
     type Params = Params;
 
     fn new(s: &PolicySetup, _: Params) -> Result<Self> {
-        Ok(Lru {
-            links: Links::new(s.num_pages()),
-            q: List::default(),
-        })
+        Ok(Lru { links: Links::new(s.num_pages()), q: List::default() })
     }
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {

@@ -132,12 +132,9 @@ policies! {
 
 /// Reads a policy's typed parameters from a TOML table; unknown keys are errors naming the key.
 pub fn parse_params<T: DeserializeOwned>(policy: &str, table: &toml::Table) -> Result<T> {
-    toml::Value::Table(table.clone()).try_into().map_err(|e| {
-        Error::config(
-            format!("params ({policy})"),
-            e.to_string().trim().to_string(),
-        )
-    })
+    toml::Value::Table(table.clone())
+        .try_into()
+        .map_err(|e| Error::config(format!("params ({policy})"), e.to_string().trim().to_string()))
 }
 
 /// Parameters with their defaults filled in, as JSON (for the result's config echo).
@@ -170,10 +167,7 @@ pub(crate) mod testutil {
     pub fn trace_of(pages: &[u32]) -> Trace {
         let n = pages.iter().copied().max().map_or(0, |m| m as usize + 1);
         Trace {
-            accesses: pages
-                .iter()
-                .map(|&p| crate::trace::pack(p, Op::Read))
-                .collect(),
+            accesses: pages.iter().map(|&p| crate::trace::pack(p, Op::Read)).collect(),
             page_numbers: (0..n as u64).collect(),
             ..Default::default()
         }
@@ -183,21 +177,10 @@ pub(crate) mod testutil {
     pub fn run<P: Policy>(pages: &[u32], frames: usize, params: P::Params) -> Sim<P> {
         let t = trace_of(pages);
         let p = P::new(&PolicySetup { frames, trace: &t }, params).unwrap();
-        let mut s = Sim {
-            p,
-            resident: vec![false; t.num_pages()],
-            n: 0,
-            frames,
-            misses: 0,
-            evicted: vec![],
-        };
+        let mut s = Sim { p, resident: vec![false; t.num_pages()], n: 0, frames, misses: 0, evicted: vec![] };
         let ctx = ReclaimCtx { unevictable: None };
         for (i, &pg) in pages.iter().enumerate() {
-            let a = Access {
-                page: pg,
-                op: Op::Read,
-                index: i,
-            };
+            let a = Access { page: pg, op: Op::Read, index: i };
             if s.resident[pg as usize] {
                 s.p.on_hit(&a);
                 continue;

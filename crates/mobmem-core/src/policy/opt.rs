@@ -87,10 +87,7 @@ impl Policy for Opt {
     fn new(s: &PolicySetup, _: Params) -> Result<Self> {
         let t = s.trace;
         if t.len() >= NEVER as usize {
-            return Err(Error::config(
-                "policy",
-                "opt handles traces of fewer than 2^32 accesses",
-            ));
+            return Err(Error::config("policy", "opt handles traces of fewer than 2^32 accesses"));
         }
         let mut next_use = vec![NEVER; t.len()];
         let mut last = vec![NEVER; t.num_pages()];

@@ -23,10 +23,7 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Self {
-        Params {
-            ain_ratio: 0.25,
-            aout_ratio: 0.5,
-        }
+        Params { ain_ratio: 0.25, aout_ratio: 0.5 }
     }
 }
 
@@ -78,10 +75,7 @@ impl Policy for TwoQ {
     fn new(s: &PolicySetup, p: Params) -> Result<Self> {
         for (field, v) in [("ain_ratio", p.ain_ratio), ("aout_ratio", p.aout_ratio)] {
             if !(0.0..=1.0).contains(&v) {
-                return Err(Error::config(
-                    format!("params (2q).{field}"),
-                    format!("{v} is not in [0, 1]"),
-                ));
+                return Err(Error::config(format!("params (2q).{field}"), format!("{v} is not in [0, 1]")));
             }
         }
         let n = s.num_pages();
@@ -127,8 +121,7 @@ impl Policy for TwoQ {
         if self.ain.len + self.am.len >= self.frames {
             let first = if self.ain.len > self.kin { AIN } else { AM };
             let other = if first == AIN { AM } else { AIN };
-            self.evict_from(first, ctx)
-                .or_else(|| self.evict_from(other, ctx))
+            self.evict_from(first, ctx).or_else(|| self.evict_from(other, ctx))
         } else {
             // The extra reclaim asked for by needs_room: Am is at its cap.
             self.evict_from(AM, ctx)
@@ -176,11 +169,7 @@ mod tests {
         let s = run::<TwoQ>(&[0, 1, 2, 3, 3, 3, 4], 4, Params::default());
         assert_eq!(s.evicted, vec![0]);
         let s = run::<TwoQ>(&[0, 1, 2, 3, 4, 5, 6], 4, Params::default());
-        assert_eq!(
-            s.p.links.to_vec(&s.p.aout),
-            vec![2, 1],
-            "A1out holds Kout = 2 ghosts"
-        );
+        assert_eq!(s.p.links.to_vec(&s.p.aout), vec![2, 1], "A1out holds Kout = 2 ghosts");
     }
 
     #[test]

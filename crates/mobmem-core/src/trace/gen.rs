@@ -38,6 +38,10 @@ pub struct GenParams {
     pub scan_share: f64,
     /// Accesses between two moves of the hot windows.
     pub phase_len: u64,
+    /// Share of the anon pages that keep being written. Below 1, the other anon pages are
+    /// read-mostly: written once when first touched (initialised, like a heap filled at start-up),
+    /// then only read — the pages Direct Read serves in place.
+    pub anon_rw_share: f64,
     pub seed: u64,
 }
 
@@ -54,6 +58,7 @@ impl Default for GenParams {
             hot_prob: 0.85,
             scan_share: 0.3,
             phase_len: 200_000,
+            anon_rw_share: 1.0,
             seed: 1,
         }
     }
@@ -125,10 +130,7 @@ impl Preset {
 pub fn preset(name: &str) -> Result<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name).ok_or_else(|| {
         let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
-        Error::config(
-            "preset",
-            format!("unknown preset {name:?}; known: {}", names.join(", ")),
-        )
+        Error::config("preset", format!("unknown preset {name:?}; known: {}", names.join(", ")))
     })
 }
 
@@ -171,13 +173,7 @@ struct Region {
 impl Region {
     fn new(base: u64, len: u64, hot_share: f64) -> Self {
         let hot_len = ((len as f64 * hot_share).round() as u64).clamp(1.min(len), len);
-        Region {
-            base,
-            len,
-            hot_len,
-            hot_start: 0,
-            cursor: 0,
-        }
+        Region { base, len, hot_len, hot_start: 0, cursor: 0 }
     }
     #[inline]
     fn pick(&mut self, rng: &mut Rng, p: &GenParams) -> u64 {
@@ -206,10 +202,7 @@ impl GenParams {
             if (0.0..=1.0).contains(&v) {
                 Ok(())
             } else {
-                Err(Error::config(
-                    format!("gen.{field}"),
-                    format!("{v} is not a share in [0, 1]"),
-                ))
+                Err(Error::config(format!("gen.{field}"), format!("{v} is not a share in [0, 1]")))
             }
         };
         share("instr_share", self.instr_share)?;
@@ -218,6 +211,7 @@ impl GenParams {
         share("hot_share", self.hot_share)?;
         share("hot_prob", self.hot_prob)?;
         share("scan_share", self.scan_share)?;
+        share("anon_rw_share", self.anon_rw_share)?;
         if self.footprint_pages < 3 || self.footprint_pages > crate::trace::MAX_PAGES as u64 {
             return Err(Error::config(
                 "gen.footprint_pages",
@@ -225,19 +219,13 @@ impl GenParams {
             ));
         }
         if !(self.read_write_ratio.is_finite() && self.read_write_ratio >= 0.0) {
-            return Err(Error::config(
-                "gen.read_write_ratio",
-                format!("{} is not a ratio", self.read_write_ratio),
-            ));
+            return Err(Error::config("gen.read_write_ratio", format!("{} is not a ratio", self.read_write_ratio)));
         }
         if self.phase_len == 0 {
             return Err(Error::config("gen.phase_len", "must be at least 1"));
         }
         if self.accesses > (1u64 << 34) {
-            return Err(Error::config(
-                "gen.accesses",
-                format!("{} is too many to hold in memory", self.accesses),
-            ));
+            return Err(Error::config("gen.accesses", format!("{} is too many to hold in memory", self.accesses)));
         }
         Ok(())
     }
@@ -245,44 +233,17 @@ impl GenParams {
     pub fn generate(&self) -> Result<Trace> {
         self.validate()?;
         let mut rng = Rng::new(self.seed);
-        let fp = self.footprint_pages;
-        let code = ((fp as f64 * self.code_share).round() as u64).clamp(1, fp - 2);
-        let data = fp - code;
-        let anon = ((data as f64 * self.anon_share).round() as u64).clamp(1, data);
-        let mut code_r = Region::new(0, code, self.hot_share);
-        let mut anon_r = Region::new(code, anon, self.hot_share);
-        let mut data_r = Region::new(code, data, self.hot_share);
-        let p_write = if self.read_write_ratio.is_finite() {
-            1.0 / (1.0 + self.read_write_ratio)
-        } else {
-            0.0
-        };
+        let mut app = AppState::new(self);
         // Dense ids are given in order of first touch, so remember which generated page got which id.
-        let mut id_of = vec![u32::MAX; fp as usize];
+        let mut id_of = vec![u32::MAX; self.footprint_pages as usize];
         let mut page_numbers = Vec::new();
         let mut accesses = Vec::with_capacity(self.accesses as usize);
-        for i in 0..self.accesses {
-            if i > 0 && i % self.phase_len == 0 {
-                code_r.shift(&mut rng);
-                anon_r.shift(&mut rng);
-                data_r.shift(&mut rng);
-            }
-            let (op, page) = if rng.f64() < self.instr_share {
-                (Op::Instr, code_r.pick(&mut rng, self))
-            } else if rng.f64() < p_write {
-                (Op::Write, anon_r.pick(&mut rng, self))
-            } else {
-                (Op::Read, data_r.pick(&mut rng, self))
-            };
+        for _ in 0..self.accesses {
+            let (op, page) = app.next(&mut rng, self);
             let slot = &mut id_of[page as usize];
             if *slot == u32::MAX {
                 *slot = page_numbers.len() as u32;
-                // Code low, data above a gap: page numbers that look like an address space.
-                page_numbers.push(if page < code {
-                    0x400 + page
-                } else {
-                    0x10_0000 + page
-                });
+                page_numbers.push(app.page_number(page));
             }
             accesses.push(pack(*slot, op));
         }
@@ -296,17 +257,259 @@ impl GenParams {
     }
 }
 
+/// One app's generator state (its regions, hot windows and scan cursors), kept across turns.
+struct AppState {
+    code: u64,
+    /// End of the anon region (pages `code..anon_end`).
+    anon_end: u64,
+    code_r: Region,
+    anon_r: Region,
+    data_r: Region,
+    p_write: f64,
+    /// Read-mostly anon pages not yet touched (first touch is their initialising write).
+    fresh: Vec<bool>,
+    n: u64,
+}
+
+impl AppState {
+    fn new(p: &GenParams) -> Self {
+        let fp = p.footprint_pages;
+        let code = ((fp as f64 * p.code_share).round() as u64).clamp(1, fp - 2);
+        let data = fp - code;
+        let anon = ((data as f64 * p.anon_share).round() as u64).clamp(1, data);
+        let rw = ((anon as f64 * p.anon_rw_share).round() as u64).clamp(1, anon);
+        AppState {
+            code,
+            anon_end: code + anon,
+            code_r: Region::new(0, code, p.hot_share),
+            // Writes go to the read-write part of the anon pages only.
+            anon_r: Region::new(code, rw, p.hot_share),
+            data_r: Region::new(code, data, p.hot_share),
+            p_write: if p.read_write_ratio.is_finite() { 1.0 / (1.0 + p.read_write_ratio) } else { 0.0 },
+            fresh: if rw < anon { vec![true; (anon - rw) as usize] } else { Vec::new() },
+            n: 0,
+        }
+    }
+
+    /// The next access: its op and the app-local page index.
+    #[inline]
+    fn next(&mut self, rng: &mut Rng, p: &GenParams) -> (Op, u64) {
+        if self.n > 0 && self.n % p.phase_len == 0 {
+            self.code_r.shift(rng);
+            self.anon_r.shift(rng);
+            self.data_r.shift(rng);
+        }
+        self.n += 1;
+        if rng.f64() < p.instr_share {
+            (Op::Instr, self.code_r.pick(rng, p))
+        } else if rng.f64() < self.p_write {
+            (Op::Write, self.anon_r.pick(rng, p))
+        } else {
+            let page = self.data_r.pick(rng, p);
+            // A read-mostly anon page is initialised by a write the first time it is touched.
+            let ro_start = self.anon_end - self.fresh.len() as u64;
+            if page >= ro_start && page < self.anon_end {
+                let f = &mut self.fresh[(page - ro_start) as usize];
+                if *f {
+                    *f = false;
+                    return (Op::Write, page);
+                }
+            }
+            (Op::Read, page)
+        }
+    }
+
+    /// Code low, data above a gap: page numbers that look like an address space.
+    fn page_number(&self, page: u64) -> u64 {
+        if page < self.code {
+            0x400 + page
+        } else {
+            0x10_0000 + page
+        }
+    }
+}
+
+/// An app of a multi-app workload: a name (its process), its footprint and its access behaviour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppSpec {
+    pub name: String,
+    /// App size in MiB (Table III of the DR. Swap paper); the footprint in pages follows.
+    pub size_mib: f64,
+    /// Generator parameters other than the footprint and length (defaults when absent).
+    #[serde(default)]
+    pub params: Option<GenParams>,
+}
+
+/// Apps used in turns, round robin: each turn runs one app in the foreground for
+/// `accesses_per_turn` accesses, as the DR. Swap paper's evaluation runs each app for a minute
+/// and all of them three times round robin. Each app is a process (pid = its index + 1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRobin {
+    pub apps: Vec<AppSpec>,
+    pub rounds: u32,
+    pub accesses_per_turn: u64,
+    pub seed: u64,
+}
+
+impl RoundRobin {
+    pub fn generate(&self) -> Result<Trace> {
+        if self.apps.is_empty() || self.rounds == 0 || self.accesses_per_turn == 0 {
+            return Err(Error::config("workload", "needs at least one app, one round and one access per turn"));
+        }
+        let total = self.apps.len() as u64 * self.rounds as u64 * self.accesses_per_turn;
+        if total > (1u64 << 34) {
+            return Err(Error::config("workload", format!("{total} accesses are too many to hold in memory")));
+        }
+        let mut rng = Rng::new(self.seed);
+        let mut params = Vec::new();
+        let mut states = Vec::new();
+        for (i, a) in self.apps.iter().enumerate() {
+            if !(a.size_mib > 0.0 && a.size_mib.is_finite()) {
+                return Err(Error::config(
+                    format!("workload.apps[{i}].size_mib"),
+                    format!("{} is not a size", a.size_mib),
+                ));
+            }
+            let p = GenParams {
+                footprint_pages: ((a.size_mib * 256.0).round() as u64).max(3),
+                accesses: self.accesses_per_turn,
+                ..a.params.clone().unwrap_or_default()
+            };
+            p.validate().map_err(|e| match e {
+                Error::Config { field, msg } => Error::config(format!("workload.apps[{i}].{field}"), msg),
+                e => e,
+            })?;
+            states.push(AppState::new(&p));
+            params.push(p);
+        }
+        let mut ids: Vec<Vec<u32>> = params.iter().map(|p| vec![u32::MAX; p.footprint_pages as usize]).collect();
+        let mut t = Trace {
+            path: format!("synthetic-apps(seed={})", self.seed).into(),
+            format: "synthetic",
+            accesses: Vec::with_capacity(total as usize),
+            page_pids: Some(Vec::new()),
+            ..Default::default()
+        };
+        for _ in 0..self.rounds {
+            for (i, (st, p)) in states.iter_mut().zip(&params).enumerate() {
+                for _ in 0..self.accesses_per_turn {
+                    let (op, page) = st.next(&mut rng, p);
+                    let slot = &mut ids[i][page as usize];
+                    if *slot == u32::MAX {
+                        *slot = t.page_numbers.len() as u32;
+                        t.page_numbers.push(st.page_number(page));
+                        if let Some(pids) = t.page_pids.as_mut() {
+                            pids.push(i as u32 + 1);
+                        }
+                    }
+                    t.accesses.push(pack(*slot, op));
+                }
+            }
+        }
+        Ok(t)
+    }
+}
+
+/// The DR. Swap paper's Table III: eight app categories, five apps each, with app sizes in MB.
+pub const CATEGORIES: &[(&str, &[(&str, f64)])] = &[
+    (
+        "browser",
+        &[
+            ("Google Chrome", 84.53),
+            ("Firefox", 38.93),
+            ("Opera", 59.84),
+            ("Dolphin Browser", 36.91),
+            ("Next Browser", 24.81),
+        ],
+    ),
+    (
+        "news",
+        &[
+            ("BBC News", 13.28),
+            ("Flipboard", 12.37),
+            ("Google Newsstand", 18.18),
+            ("Feedly", 13.29),
+            ("Yahoo News Digest", 16.30),
+        ],
+    ),
+    (
+        "multimedia",
+        &[
+            ("KMPlayer", 38.42),
+            ("MX Player", 27.82),
+            ("Google Play Music", 23.94),
+            ("TTPod", 18.93),
+            ("StormPlayer", 31.77),
+        ],
+    ),
+    (
+        "social",
+        &[("Facebook", 99.14), ("Twitter", 24.38), ("Google Plus", 56.14), ("Instagram", 19.16), ("Pinterest", 22.41)],
+    ),
+    (
+        "gaming",
+        &[
+            ("Hill Climb Racing", 34.84),
+            ("Temple Run", 25.32),
+            ("Boom Beach", 107.0),
+            ("Angry Birds", 61.84),
+            ("Crazy Snowboard", 26.93),
+        ],
+    ),
+    (
+        "shopping",
+        &[("Amazon", 85.45), ("TaoBao", 116.0), ("eBay", 26.02), ("Fancy", 20.54), ("Google Play Store", 17.54)],
+    ),
+    (
+        "mix1",
+        &[
+            ("Google Chrome", 84.53),
+            ("Flipboard", 12.37),
+            ("TTPod", 18.93),
+            ("Instagram", 19.16),
+            ("Angry Birds", 61.84),
+        ],
+    ),
+    ("mix2", &[("Firefox", 38.93), ("BBC News", 13.28), ("Facebook", 99.14), ("Temple Run", 25.32), ("Amazon", 85.45)]),
+];
+
+/// Share of an app's anon pages that keep being written in the Table III category workloads: an
+/// assumption (the paper gives app sizes only), standing for DR. Swap's premise that many swapped
+/// pages are only read after they were written once.
+pub const CATEGORY_ANON_RW_SHARE: f64 = 0.3;
+
+/// A Table III category as a round-robin workload (synthetic: app sizes are the paper's, the
+/// access behaviour is the generator's defaults with the given `anon_rw_share`; the reproduction
+/// uses `CATEGORY_ANON_RW_SHARE`).
+pub fn category(name: &str, rounds: u32, accesses_per_turn: u64, seed: u64, anon_rw_share: f64) -> Result<RoundRobin> {
+    let (_, apps) = CATEGORIES.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+        let names: Vec<_> = CATEGORIES.iter().map(|(n, _)| *n).collect();
+        Error::config("category", format!("unknown category {name:?}; known: {}", names.join(", ")))
+    })?;
+    Ok(RoundRobin {
+        apps: apps
+            .iter()
+            .map(|(n, mb)| AppSpec {
+                name: n.to_string(),
+                size_mib: *mb,
+                params: Some(GenParams { anon_rw_share, ..GenParams::default() }),
+            })
+            .collect(),
+        rounds,
+        accesses_per_turn,
+        seed,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn same_seed_same_trace_other_seed_other_trace() {
-        let p = GenParams {
-            accesses: 50_000,
-            footprint_pages: 2_000,
-            ..Default::default()
-        };
+        let p = GenParams { accesses: 50_000, footprint_pages: 2_000, ..Default::default() };
         let a = p.generate().unwrap();
         let b = p.generate().unwrap();
         let c = GenParams { seed: 2, ..p }.generate().unwrap();
@@ -320,49 +523,43 @@ mod tests {
         // formula: 3.50 and 4.44 are data reads / writes, while 4.11, 5.67 and 6.24 are
         // (data + instruction reads) / writes.)
         for p in PRESETS {
-            let params = GenParams {
-                accesses: 2_000_000,
-                ..p.params()
-            };
+            let params = GenParams { accesses: 2_000_000, ..p.params() };
             let s = params.generate().unwrap().stats(4096);
             let want_ratio = p.data_reads as f64 / p.data_writes as f64;
             let ratio = s.read_write_ratio.unwrap();
-            assert!(
-                (ratio / want_ratio - 1.0).abs() < 0.02,
-                "{}: ratio {ratio} vs {want_ratio}",
-                p.name
-            );
+            assert!((ratio / want_ratio - 1.0).abs() < 0.02, "{}: ratio {ratio} vs {want_ratio}", p.name);
             let want_instr = p.instr_reads as f64 / p.total() as f64;
             let instr = s.instr as f64 / s.accesses as f64;
-            assert!(
-                (instr / want_instr - 1.0).abs() < 0.03,
-                "{}: instr {instr} vs {want_instr}",
-                p.name
-            );
+            assert!((instr / want_instr - 1.0).abs() < 0.03, "{}: instr {instr} vs {want_instr}", p.name);
             assert_eq!(params.footprint_pages, p.footprint_kib / 4);
             assert!(s.distinct_pages <= params.footprint_pages, "{}", p.name);
-            assert!(
-                s.distinct_pages * 100 >= params.footprint_pages * 95,
-                "{}: {} pages",
-                p.name,
-                s.distinct_pages
-            );
+            assert!(s.distinct_pages * 100 >= params.footprint_pages * 95, "{}: {} pages", p.name, s.distinct_pages);
         }
     }
 
     #[test]
+    fn categories_are_round_robin_processes() {
+        let w = category("news", 3, 2_000, 5, CATEGORY_ANON_RW_SHARE).unwrap();
+        let t = w.generate().unwrap();
+        assert_eq!(t.len(), 5 * 3 * 2_000);
+        let pids = t.page_pids.as_ref().unwrap();
+        // Turn k runs app k % 5 + 1.
+        for (k, chunk) in t.accesses.chunks(2_000).enumerate() {
+            assert!(chunk.iter().all(|&a| pids[(a >> 2) as usize] == (k % 5) as u32 + 1), "turn {k}");
+        }
+        let s = t.stats(4096);
+        assert_eq!(s.pids.len(), 5);
+        for p in &s.pids {
+            let mb = CATEGORIES[1].1[p.pid as usize - 1].1;
+            assert!(p.pages <= (mb * 256.0).round() as u64);
+        }
+        assert_eq!(w.generate().unwrap().accesses, t.accesses, "deterministic");
+        assert!(category("tiktok", 1, 1, 1, 0.3).is_err());
+    }
+
+    #[test]
     fn rejects_bad_params() {
-        assert!(GenParams {
-            hot_prob: 1.5,
-            ..Default::default()
-        }
-        .generate()
-        .is_err());
-        assert!(GenParams {
-            footprint_pages: 1,
-            ..Default::default()
-        }
-        .generate()
-        .is_err());
+        assert!(GenParams { hot_prob: 1.5, ..Default::default() }.generate().is_err());
+        assert!(GenParams { footprint_pages: 1, ..Default::default() }.generate().is_err());
     }
 }

@@ -59,18 +59,14 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
         }
     }
     let head = io::Cursor::new(magic[..got].to_vec()).chain(file);
-    let (compression, inner): (Compression, Box<dyn Read + Send>) =
-        if got >= 4 && magic == ZSTD_MAGIC {
-            let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
-            (Compression::Zstd, Box::new(d))
-        } else if got >= 2 && magic[..2] == GZIP_MAGIC {
-            (
-                Compression::Gzip,
-                Box::new(flate2::read::MultiGzDecoder::new(head)),
-            )
-        } else {
-            (Compression::None, Box::new(head))
-        };
+    let (compression, inner): (Compression, Box<dyn Read + Send>) = if got >= 4 && magic == ZSTD_MAGIC {
+        let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
+        (Compression::Zstd, Box::new(d))
+    } else if got >= 2 && magic[..2] == GZIP_MAGIC {
+        (Compression::Gzip, Box::new(flate2::read::MultiGzDecoder::new(head)))
+    } else {
+        (Compression::None, Box::new(head))
+    };
     Ok((
         LineReader {
             path: path.to_path_buf(),
@@ -242,8 +238,7 @@ pub fn with_output(
             f(&mut enc).and_then(|_| enc.finish()?.flush())
         }
         Compression::Zstd => {
-            let mut enc =
-                zstd::stream::write::Encoder::new(w, 3).map_err(|e| Error::io(path, e))?;
+            let mut enc = zstd::stream::write::Encoder::new(w, 3).map_err(|e| Error::io(path, e))?;
             f(&mut enc).and_then(|_| enc.finish()?.flush())
         }
     };

@@ -160,20 +160,11 @@ impl Trace {
                 per_pid.entry(p).or_default().1 += 1;
             }
         }
-        let mut pids: Vec<PidStats> = per_pid
-            .into_iter()
-            .map(|(pid, (accesses, pages))| PidStats {
-                pid,
-                accesses,
-                pages,
-            })
-            .collect();
+        let mut pids: Vec<PidStats> =
+            per_pid.into_iter().map(|(pid, (accesses, pages))| PidStats { pid, accesses, pages }).collect();
         pids.sort_by_key(|p| p.pid);
         let [instr, reads, writes] = counts;
-        let duration_ns = self
-            .times
-            .as_ref()
-            .and_then(|t| Some(t.last()? - t.first()?));
+        let duration_ns = self.times.as_ref().and_then(|t| Some(t.last()? - t.first()?));
         TraceStats {
             path: self.path.display().to_string(),
             format: self.format.to_string(),
@@ -181,11 +172,7 @@ impl Trace {
             instr,
             reads,
             writes,
-            read_write_ratio: if writes > 0 {
-                Some(reads as f64 / writes as f64)
-            } else {
-                None
-            },
+            read_write_ratio: if writes > 0 { Some(reads as f64 / writes as f64) } else { None },
             distinct_pages: self.num_pages() as u64,
             footprint_kib: self.num_pages() as u64 * page_size / 1024,
             duration_ns,
@@ -261,10 +248,7 @@ impl TraceBuilder {
         TraceBuilder {
             path: path.to_path_buf(),
             map: PageMap::new(),
-            trace: Trace {
-                path: path.to_path_buf(),
-                ..Default::default()
-            },
+            trace: Trace { path: path.to_path_buf(), ..Default::default() },
             pids: Vec::new(),
             kinds: Vec::new(),
             page_files: Vec::new(),
@@ -315,11 +299,7 @@ impl TraceBuilder {
         let id = self.map.get_or_insert(page, pid, next);
         if id == next {
             if self.trace.page_numbers.len() >= MAX_PAGES {
-                return Err(Error::format(
-                    &self.path,
-                    line,
-                    format!("more than {MAX_PAGES} distinct pages"),
-                ));
+                return Err(Error::format(&self.path, line, format!("more than {MAX_PAGES} distinct pages")));
             }
             self.trace.page_numbers.push(page);
             if self.has_pids {
@@ -346,14 +326,7 @@ impl TraceBuilder {
     /// Appends an access with the optional columns. A page's kind and file are fixed by their
     /// first declaration; a later contradiction is a format error.
     pub fn push_full(&mut self, line: u64, r: Record<'_>) -> Result<()> {
-        let Record {
-            pid,
-            page,
-            op,
-            time,
-            kind,
-            file,
-        } = r;
+        let Record { pid, page, op, time, kind, file } = r;
         let id = self.page_id(line, pid, page)?;
         if self.has_kinds && kind != Kind::Unknown {
             let k = self.kinds[id as usize];
@@ -361,10 +334,7 @@ impl TraceBuilder {
                 self.kinds[id as usize] = kind as u8;
             } else if k != kind as u8 {
                 let was = Kind::from_u8(k);
-                return self.bad_line(
-                    line,
-                    format!("page {page} (pid {pid}) declared {was:?} earlier, {kind:?} here"),
-                );
+                return self.bad_line(line, format!("page {page} (pid {pid}) declared {was:?} earlier, {kind:?} here"));
             }
         }
         if let (true, Some(f)) = (self.has_files, file) {
@@ -378,20 +348,14 @@ impl TraceBuilder {
                 *slot = fid;
             } else if *slot != fid {
                 let was = &self.trace.files[*slot as usize];
-                return self.bad_line(
-                    line,
-                    format!("page {page} belonged to file {was:?} earlier, {f:?} here"),
-                );
+                return self.bad_line(line, format!("page {page} belonged to file {was:?} earlier, {f:?} here"));
             }
         }
         if self.has_times {
             let t = time.unwrap_or(0);
             if let Some(&prev) = self.times.last() {
                 if t < prev {
-                    return self.bad_line(
-                        line,
-                        format!("time_ns {t} goes back in time (previous {prev})"),
-                    );
+                    return self.bad_line(line, format!("time_ns {t} goes back in time (previous {prev})"));
                 }
             }
             self.times.push(t);
@@ -438,25 +402,14 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
     (fmt.read)(&mut input, &mut b)?;
     let t = b.finish(fmt.name);
     if t.is_empty() {
-        return Err(Error::format(
-            path,
-            input.line_no(),
-            format!("no accesses: the {} trace is empty", fmt.name),
-        ));
+        return Err(Error::format(path, input.line_no(), format!("no accesses: the {} trace is empty", fmt.name)));
     }
     Ok(t)
 }
 
 /// Writes a trace in a registered format that has a writer (`binary`, `text`, `csv`).
-pub fn write_trace(
-    trace: &Trace,
-    path: &Path,
-    format: &str,
-    compression: Compression,
-) -> Result<()> {
+pub fn write_trace(trace: &Trace, path: &Path, format: &str, compression: Compression) -> Result<()> {
     let fmt = formats::by_name(format)?;
-    let write = fmt
-        .write
-        .ok_or_else(|| Error::config("format", format!("format {format:?} cannot be written")))?;
+    let write = fmt.write.ok_or_else(|| Error::config("format", format!("format {format:?} cannot be written")))?;
     input::with_output(path, compression, |w| write(trace, w))
 }

@@ -29,21 +29,10 @@ impl PageMap {
     pub fn new() -> Self {
         let cap = 1 << 12;
         PageMap {
-            slots: vec![
-                Slot {
-                    page: 0,
-                    pid: 0,
-                    id: EMPTY
-                };
-                cap
-            ],
+            slots: vec![Slot { page: 0, pid: 0, id: EMPTY }; cap],
             mask: cap - 1,
             len: 0,
-            last: Slot {
-                page: 0,
-                pid: 0,
-                id: EMPTY,
-            },
+            last: Slot { page: 0, pid: 0, id: EMPTY },
         }
     }
 
@@ -66,11 +55,7 @@ impl PageMap {
             }
             i = (i + 1) & self.mask;
         }
-        let s = Slot {
-            page,
-            pid,
-            id: next,
-        };
+        let s = Slot { page, pid, id: next };
         self.slots[i] = s;
         self.last = s;
         self.len += 1;
@@ -83,14 +68,7 @@ impl PageMap {
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
         let cap = old.len() * 2;
-        self.slots = vec![
-            Slot {
-                page: 0,
-                pid: 0,
-                id: EMPTY
-            };
-            cap
-        ];
+        self.slots = vec![Slot { page: 0, pid: 0, id: EMPTY }; cap];
         self.mask = cap - 1;
         let shift = 64 - self.mask.count_ones();
         for s in old.into_iter().filter(|s| s.id != EMPTY) {

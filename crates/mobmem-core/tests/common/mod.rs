@@ -6,9 +6,7 @@ use mobmem_core::{simulate, Catalog, MemorySize, RunResult, SimConfig};
 use std::path::PathBuf;
 
 pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/data")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(name)
 }
 
 /// A trace of (page, op) pairs; page numbers are used as given.

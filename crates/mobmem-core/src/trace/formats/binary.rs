@@ -29,10 +29,7 @@ pub const FORMAT: FormatEntry = FormatEntry {
     name: "binary",
     description: "mobmem binary trace (dense ids, 4 bytes per access)",
     // A file shorter than the magic but equal to its start is a truncated binary trace.
-    sniff: |head| {
-        head.starts_with(MAGIC)
-            || (!head.is_empty() && head.len() < MAGIC.len() && MAGIC.starts_with(head))
-    },
+    sniff: |head| head.starts_with(MAGIC) || (!head.is_empty() && head.len() < MAGIC.len() && MAGIC.starts_with(head)),
     read,
     write: Some(write),
 };
@@ -48,10 +45,7 @@ impl Cursor<'_> {
             return Err(Error::format(
                 self.input.path(),
                 0,
-                format!(
-                    "truncated binary trace: ends inside {what} (at or after byte {})",
-                    self.offset
-                ),
+                format!("truncated binary trace: ends inside {what} (at or after byte {})", self.offset),
             ));
         }
         self.offset += out.len() as u64;
@@ -68,12 +62,7 @@ impl Cursor<'_> {
         Ok(u64::from_le_bytes(b))
     }
     /// Reads `n` fixed-size little-endian values in large chunks.
-    fn array<T, const W: usize>(
-        &mut self,
-        n: usize,
-        what: &str,
-        conv: fn([u8; W]) -> T,
-    ) -> Result<Vec<T>> {
+    fn array<T, const W: usize>(&mut self, n: usize, what: &str, conv: fn([u8; W]) -> T) -> Result<Vec<T>> {
         let mut out = Vec::with_capacity(n);
         let mut chunk = vec![0u8; (1 << 20) / W * W];
         let mut left = n;
@@ -81,10 +70,7 @@ impl Cursor<'_> {
             let k = left.min(chunk.len() / W);
             let buf = &mut chunk[..k * W];
             self.bytes(buf, what)?;
-            out.extend(
-                buf.chunks_exact(W)
-                    .map(|c| conv(c.try_into().expect("chunk of W bytes"))),
-            );
+            out.extend(buf.chunks_exact(W).map(|c| conv(c.try_into().expect("chunk of W bytes"))));
             left -= k;
         }
         Ok(out)
@@ -102,9 +88,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     }
     let version = c.u32("the header")?;
     if version != VERSION {
-        return Err(bad(format!(
-            "binary trace version {version}; this mobmem reads version {VERSION}"
-        )));
+        return Err(bad(format!("binary trace version {version}; this mobmem reads version {VERSION}")));
     }
     let flags = c.u32("the header")?;
     if flags & !(F_PIDS | F_KINDS | F_FILES | F_TIMES) != 0 {
@@ -114,15 +98,10 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     let n_pages = c.u64("the header")?;
     let n_files = c.u64("the header")?;
     if n_pages as usize > MAX_PAGES || n_acc > (u32::MAX as u64) * 64 {
-        return Err(bad(format!(
-            "implausible header: {n_acc} accesses, {n_pages} pages"
-        )));
+        return Err(bad(format!("implausible header: {n_acc} accesses, {n_pages} pages")));
     }
     let np = n_pages as usize;
-    let mut t = Trace {
-        page_numbers: c.array(np, "the page table", u64::from_le_bytes)?,
-        ..Default::default()
-    };
+    let mut t = Trace { page_numbers: c.array(np, "the page table", u64::from_le_bytes)?, ..Default::default() };
     if flags & F_PIDS != 0 {
         t.page_pids = Some(c.array(np, "the pid table", u32::from_le_bytes)?);
     }
@@ -142,13 +121,9 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             let len = c.u32("the file names")? as usize;
             let mut name = vec![0u8; len];
             c.bytes(&mut name, "the file names")?;
-            t.files
-                .push(String::from_utf8(name).map_err(|_| bad("file name is not UTF-8".into()))?);
+            t.files.push(String::from_utf8(name).map_err(|_| bad("file name is not UTF-8".into()))?);
         }
-        if let Some(i) = pf
-            .iter()
-            .position(|&f| f != u32::MAX && f as u64 >= n_files)
-        {
+        if let Some(i) = pf.iter().position(|&f| f != u32::MAX && f as u64 >= n_files) {
             return Err(bad(format!("page {i} names file {} of {n_files}", pf[i])));
         }
         t.page_files = Some(pf);
@@ -159,12 +134,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             return Err(Error::format(
                 &path,
                 i as u64 + 1,
-                format!(
-                    "access record {} is {a:#x}: page id {} of {n_pages}, op {}",
-                    i + 1,
-                    a >> 2,
-                    a & 3
-                ),
+                format!("access record {} is {a:#x}: page id {} of {n_pages}, op {}", i + 1, a >> 2, a & 3),
             ));
         }
     }
@@ -172,11 +142,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     if flags & F_TIMES != 0 {
         let times = c.array(n_acc as usize, "the time column", u64::from_le_bytes)?;
         if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
-            return Err(Error::format(
-                &path,
-                i as u64 + 2,
-                "time_ns goes back in time",
-            ));
+            return Err(Error::format(&path, i as u64 + 2, "time_ns goes back in time"));
         }
         t.times = Some(times);
     }

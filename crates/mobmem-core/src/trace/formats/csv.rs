@@ -25,27 +25,15 @@ fn sniff(head: &[u8]) -> bool {
 
 fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     let Some((_, header)) = input.next_line()? else {
-        return Err(Error::format(
-            input.path(),
-            1,
-            "empty CSV file: no header line",
-        ));
+        return Err(Error::format(input.path(), 1, "empty CSV file: no header line"));
     };
-    let names: Vec<String> = String::from_utf8_lossy(header)
-        .split(',')
-        .map(|s| s.trim().to_ascii_lowercase())
-        .collect();
+    let names: Vec<String> =
+        String::from_utf8_lossy(header).split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
     let mut col = [usize::MAX; 6];
     for (i, name) in names.iter().enumerate() {
         match COLUMNS.iter().position(|c| c == name) {
             Some(k) if col[k] == usize::MAX => col[k] = i,
-            Some(_) => {
-                return Err(Error::format(
-                    input.path(),
-                    1,
-                    format!("column {name:?} appears twice"),
-                ))
-            }
+            Some(_) => return Err(Error::format(input.path(), 1, format!("column {name:?} appears twice"))),
             None => {
                 return Err(Error::format(
                     input.path(),
@@ -57,20 +45,11 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     }
     for req in [0, 1] {
         if col[req] == usize::MAX {
-            return Err(Error::format(
-                input.path(),
-                1,
-                format!("header lacks the required column {:?}", COLUMNS[req]),
-            ));
+            return Err(Error::format(input.path(), 1, format!("header lacks the required column {:?}", COLUMNS[req])));
         }
     }
     let [_, _, c_pid, c_time, c_kind, c_file] = col;
-    b.set_columns(
-        c_pid != usize::MAX,
-        c_kind != usize::MAX,
-        c_file != usize::MAX,
-        c_time != usize::MAX,
-    );
+    b.set_columns(c_pid != usize::MAX, c_kind != usize::MAX, c_file != usize::MAX, c_time != usize::MAX);
     let ncols = names.len();
     let mut spans: Vec<(usize, usize)> = Vec::with_capacity(ncols);
     while let Some((n, line)) = input.next_line()? {
@@ -89,29 +68,13 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         }
         spans.push((start, line.len()));
         if spans.len() != ncols {
-            b.bad_line(
-                n,
-                format!(
-                    "expected {ncols} fields, got {}: {:?}",
-                    spans.len(),
-                    show(line)
-                ),
-            )?;
+            b.bad_line(n, format!("expected {ncols} fields, got {}: {:?}", spans.len(), show(line)))?;
             continue;
         }
         let field = |k: usize| line[spans[k].0..spans[k].1].trim_ascii();
-        let fields: [&[u8]; 6] = std::array::from_fn(|k| {
-            if col[k] == usize::MAX {
-                &b""[..]
-            } else {
-                field(col[k])
-            }
-        });
+        let fields: [&[u8]; 6] = std::array::from_fn(|k| if col[k] == usize::MAX { &b""[..] } else { field(col[k]) });
         let [page_s, op_s, pid_s, time_s, kind_s, file_s] = fields;
-        let page = match page_s
-            .strip_prefix(b"0x")
-            .or_else(|| page_s.strip_prefix(b"0X"))
-        {
+        let page = match page_s.strip_prefix(b"0x").or_else(|| page_s.strip_prefix(b"0X")) {
             Some(h) => parse_hex(h),
             None => parse_dec(page_s),
         };
@@ -169,17 +132,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         } else {
             None
         };
-        b.push_full(
-            n,
-            Record {
-                pid,
-                page,
-                op,
-                time,
-                kind,
-                file,
-            },
-        )?;
+        b.push_full(n, Record { pid, page, op, time, kind, file })?;
     }
     Ok(())
 }

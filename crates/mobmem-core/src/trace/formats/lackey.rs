@@ -8,13 +8,8 @@ use super::{parse_hex, show, FormatEntry};
 use crate::error::Result;
 use crate::trace::{LineReader, Op, TraceBuilder};
 
-pub const FORMAT: FormatEntry = FormatEntry {
-    name: "lackey",
-    description: "Valgrind Lackey --trace-mem=yes output",
-    sniff,
-    read,
-    write: None,
-};
+pub const FORMAT: FormatEntry =
+    FormatEntry { name: "lackey", description: "Valgrind Lackey --trace-mem=yes output", sniff, read, write: None };
 
 const PAGE_SHIFT: u32 = 12;
 
@@ -59,17 +54,11 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         let addr_s = rest[..comma].trim_ascii();
         let size_s = rest[comma + 1..].trim_ascii();
         let Some(addr) = parse_hex(addr_s) else {
-            b.bad_line(
-                n,
-                format!("address {:?} is not a 64-bit hex number", show(addr_s)),
-            )?;
+            b.bad_line(n, format!("address {:?} is not a 64-bit hex number", show(addr_s)))?;
             continue;
         };
         let Some(size) = super::parse_dec(size_s) else {
-            b.bad_line(
-                n,
-                format!("size {:?} is not a decimal number", show(size_s)),
-            )?;
+            b.bad_line(n, format!("size {:?} is not a decimal number", show(size_s)))?;
             continue;
         };
         let first = addr >> PAGE_SHIFT;

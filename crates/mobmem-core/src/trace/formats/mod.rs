@@ -31,18 +31,12 @@ pub const REGISTRY: &[FormatEntry] = &[binary::FORMAT, lackey::FORMAT, csv::FORM
 pub fn by_name(name: &str) -> Result<&'static FormatEntry> {
     REGISTRY.iter().find(|f| f.name == name).ok_or_else(|| {
         let names: Vec<_> = REGISTRY.iter().map(|f| f.name).collect();
-        Error::config(
-            "format",
-            format!("unknown trace format {name:?}; known: {}", names.join(", ")),
-        )
+        Error::config("format", format!("unknown trace format {name:?}; known: {}", names.join(", ")))
     })
 }
 
 pub fn sniff(head: &[u8]) -> &'static FormatEntry {
-    REGISTRY
-        .iter()
-        .find(|f| (f.sniff)(head))
-        .unwrap_or(&text::FORMAT)
+    REGISTRY.iter().find(|f| (f.sniff)(head)).unwrap_or(&text::FORMAT)
 }
 
 pub fn names() -> Vec<&'static str> {

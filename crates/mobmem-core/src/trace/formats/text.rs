@@ -20,16 +20,13 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         // Fast path: digits, one space, one op letter.
         if let Some(sp) = line.iter().position(|&c| c == b' ') {
             if sp + 2 == line.len() {
-                if let (Some(page), Some(op)) = (parse_dec(&line[..sp]), Op::parse(&line[sp + 1..]))
-                {
+                if let (Some(page), Some(op)) = (parse_dec(&line[..sp]), Op::parse(&line[sp + 1..])) {
                     b.push(n, page, op)?;
                     continue;
                 }
             }
         }
-        let mut fields = line
-            .split(|c| c.is_ascii_whitespace())
-            .filter(|f| !f.is_empty());
+        let mut fields = line.split(|c| c.is_ascii_whitespace()).filter(|f| !f.is_empty());
         let (Some(page), Some(op), None) = (fields.next(), fields.next(), fields.next()) else {
             if line.iter().all(|c| c.is_ascii_whitespace()) {
                 b.skipped().blank_lines += 1;
@@ -39,10 +36,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
                 b.skipped().comment_lines += 1;
                 continue;
             }
-            b.bad_line(
-                n,
-                format!("expected `<page> <I|R|W>`, got {:?}", show(line)),
-            )?;
+            b.bad_line(n, format!("expected `<page> <I|R|W>`, got {:?}", show(line)))?;
             continue;
         };
         if line.first() == Some(&b'#') {
@@ -50,13 +44,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             continue;
         }
         let Some(page_no) = parse_dec(page) else {
-            b.bad_line(
-                n,
-                format!(
-                    "page number {:?} is not a decimal number that fits in 64 bits",
-                    show(page)
-                ),
-            )?;
+            b.bad_line(n, format!("page number {:?} is not a decimal number that fits in 64 bits", show(page)))?;
             continue;
         };
         let Some(op) = Op::parse(op) else {
@@ -73,12 +61,7 @@ fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
     for &a in &t.accesses {
         line.clear();
         use std::fmt::Write as _;
-        let _ = writeln!(
-            line,
-            "{} {}",
-            t.page_numbers[(a >> 2) as usize],
-            Op::from_bits(a).letter()
-        );
+        let _ = writeln!(line, "{} {}", t.page_numbers[(a >> 2) as usize], Op::from_bits(a).letter());
         w.write_all(line.as_bytes())?;
     }
     Ok(())
