@@ -46,6 +46,8 @@ def _add_sim_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--page-size", type=int, default=4096)
     p.add_argument("--cpu-ns", type=float, default=1.0, help="CPU time per access in ns (default 1)")
     p.add_argument("--devices", help="TOML file with extra device models")
+    p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap devices)")
+    p.add_argument("--energy-duration", help="up time t_TOTAL for the swap energy model (e.g. 900s)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -79,6 +81,16 @@ def _print_run(r, out) -> None:
         ("swap-outs", num(m["swap_outs"])),
         ("write-backs", num(m["write_backs"])),
         ("swap-cache drops (no I/O)", num(m["swap_cache_drops"])),
+        *(
+            [
+                ("faults on swapped pages", num(m["swap_faults"])),
+                ("  mapped in place (Direct Read)", num(m["dr_maps"])),
+                ("  promoted on write", num(m["dr_promotions"])),
+                ("reads served in place", num(m["dr_hits"])),
+            ]
+            if r.config["direct_read"]
+            else []
+        ),
         ("file reads", num(m["file_reads"])),
         ("I/O time swap read (ms)", num(io["swap_read_ns"] / 1e6)),
         ("I/O time swap write (ms)", num(io["swap_write_ns"] / 1e6)),
@@ -86,6 +98,11 @@ def _print_run(r, out) -> None:
         ("I/O time file write (ms)", num(io["file_write_ns"] / 1e6)),
         ("I/O time total (ms)", num(io["total_ns"] / 1e6)),
         ("device energy (J)", num(m["energy"]["total_j"])),
+        *(
+            [(f"swap energy, {r.swap_energy['model']} model (J)", f"{r.swap_energy['total_j']:.6f}")]
+            if r.swap_energy
+            else []
+        ),
         ("simulated time (ms)", num(m["sim_time_ns"] / 1e6)),
         ("replay wall time (s)", f"{r.wall_time_s:.3f}"),
         ("replay speed (M accesses/s)", f"{r.accesses_per_s / 1e6:.1f}"),
@@ -116,6 +133,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             page_size=args.page_size,
             cpu_ns_per_access=args.cpu_ns,
             devices=args.devices,
+            direct_read=args.direct_read,
+            energy_duration_s=_seconds(args.energy_duration) if args.energy_duration else None,
         )
     if args.json:
         json.dump(r.to_dict(), sys.stdout, indent=2)
@@ -187,6 +206,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         cpu_ns_per_access=args.cpu_ns,
         devices=args.devices,
         threads=args.threads,
+        direct_read=args.direct_read,
+        energy_duration_s=_seconds(args.energy_duration) if args.energy_duration else None,
     )
     if args.json:
         json.dump([r.to_dict() for r in runs], sys.stdout, indent=2)

@@ -118,6 +118,8 @@ pub struct ResolvedConfig {
     /// Swap capacity in pages; None = unlimited.
     pub swap_pages: Option<u64>,
     pub cpu_ns_per_access: f64,
+    pub direct_read: bool,
+    pub energy_duration_s: Option<f64>,
 }
 
 /// One run's result record.

@@ -275,6 +275,8 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
             storage,
             swap_pages,
             cpu_ns_per_access: cfg.cpu_ns_per_access,
+            direct_read: cfg.direct_read,
+            energy_duration_s: cfg.energy_duration_s,
         },
         trace: stats.clone(),
         accesses_per_s: if wall > 0.0 { m.accesses as f64 / wall } else { 0.0 },
