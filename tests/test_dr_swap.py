@@ -132,3 +132,21 @@ def test_reproduction_report_sets_paper_beside_ours():
     assert "6,017" in out and "1,771" in out  # the paper's browser row at 128 MB, beside ours
     assert "synthetic" in out
     assert ("agrees." in out) or ("DIFFERS" in out)
+
+
+def test_user_energy_models(tmp_path):
+    dev = write(
+        tmp_path,
+        "mine.toml",
+        "[energy_models.cool-pcm]\nkind = 'lpddr'\npre_pdn_mw = 0.1\npre_stby_mw = 1.0\nact_pdn_mw = 0.1\n"
+        "act_stby_mw = 1.0\nref_mw = 0\nact_mw = 100\nrd_mw = 100\nwr_mw = 200\ndq_mw = 20\nt_ck_ns = 2.5\n"
+        "t_rcd_ns = 40\nt_wr_ns = 15\nrl_cycles = 6\nwl_cycles = 4\nbl = 8\nbw_bits = 32\nchip_bytes = 1073741824\n"
+        "\n[cool]\nkind = 'nvm'\nenergy_model = 'cool-pcm'\n",
+    )
+    e = mobmem.swap_energy("cool-pcm", 0, 0, 100.0, 1 << 27, devices=dev)
+    assert e["background_j"] == pytest.approx((0.1 + 1.0 + 0.1 + 1.0) * 1e-3 * 100.0)
+    t = mobmem.Trace.category("news", rounds=1, accesses_per_turn=10_000)
+    r = mobmem.simulate(t, memory="30%", swap="cool", devices=dev, direct_read=True)
+    assert r.swap_energy["model"] == "cool-pcm" and r.config["swap"]["energy_model"] == "cool-pcm"
+    with pytest.raises(mobmem.ConfigError, match="unknown energy model"):
+        mobmem.swap_energy("warm-pcm", 1, 1, 1.0, 1, devices=dev)

@@ -320,11 +320,19 @@ def run_configs(
 
 
 def swap_energy(
-    model: str, swap_ins: int, swap_outs: int, duration_s: float, swap_size: int, page_size: int = 4096
+    model: str,
+    swap_ins: int,
+    swap_outs: int,
+    duration_s: float,
+    swap_size: int,
+    page_size: int = 4096,
+    devices: PathLike | None = None,
 ) -> dict[str, Any]:
     """The DR. Swap paper's energy model (eqs. 1–14) of a swap area: ``model`` is
-    ``lpddr2-dram``, ``lpddr2-pcm`` or ``emmc-inand``; ``swap_size`` in bytes scales DRAM refresh."""
-    return json.loads(_core.swap_energy(model, swap_ins, swap_outs, duration_s, swap_size, page_size))
+    ``lpddr2-dram``, ``lpddr2-pcm``, ``emmc-inand`` or one defined under ``[energy_models.NAME]``
+    in a ``devices`` TOML file; ``swap_size`` in bytes scales DRAM refresh."""
+    dev = None if devices is None else os.fspath(devices)
+    return json.loads(_core.swap_energy(model, swap_ins, swap_outs, duration_s, swap_size, page_size, dev))
 
 
 def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:

@@ -387,12 +387,16 @@ def cmd_energy(args: argparse.Namespace) -> int:
     size = _bytes(args.swap_size)
     dur = _seconds(args.duration)
     schemes = [
-        ("DRAM-backed", "lpddr2-dram", args.swap_ins),
-        ("flash-backed", "emmc-inand", args.swap_ins),
-        ("DR. Swap (PCM)", "lpddr2-pcm", args.dr_swap_ins if args.dr_swap_ins is not None else args.swap_ins),
+        ("DRAM-backed", args.dram_model, args.swap_ins),
+        ("flash-backed", args.flash_model, args.swap_ins),
+        (
+            "DR. Swap (PCM)",
+            args.nvm_model,
+            args.dr_swap_ins if args.dr_swap_ins is not None else args.swap_ins,
+        ),
     ]
     res = [
-        (label, swap_energy(model, n_rd, args.swap_outs, dur, size, args.page_size))
+        (label, swap_energy(model, n_rd, args.swap_outs, dur, size, args.page_size, args.devices))
         for label, model, n_rd in schemes
     ]
     if args.json:
@@ -540,6 +544,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--duration", default="900s", help="up time t_TOTAL (default 900s)")
     p.add_argument("--swap-size", default="128MiB", help="swap area size; scales DRAM refresh")
     p.add_argument("--page-size", type=int, default=4096)
+    p.add_argument("--dram-model", default="lpddr2-dram", help="energy model of the DRAM-backed scheme")
+    p.add_argument("--flash-model", default="emmc-inand", help="energy model of the flash-backed scheme")
+    p.add_argument("--nvm-model", default="lpddr2-pcm", help="energy model of DR. Swap's NVM")
+    p.add_argument("--devices", help="TOML file with [energy_models.NAME] tables (and devices)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_energy)
 

@@ -150,7 +150,8 @@ fn categories() -> Vec<(&'static str, Vec<(&'static str, f64)>)> {
 
 /// The DR. Swap paper's energy of a swap area (eqs. 1–14) as JSON.
 #[pyfunction]
-#[pyo3(signature = (model, n_rd, n_wr, t_total_s, swap_bytes, page_bytes = 4096))]
+#[pyo3(signature = (model, n_rd, n_wr, t_total_s, swap_bytes, page_bytes = 4096, devices = None))]
+#[allow(clippy::too_many_arguments)]
 fn swap_energy(
     py: Python<'_>,
     model: &str,
@@ -159,11 +160,12 @@ fn swap_energy(
     t_total_s: f64,
     swap_bytes: u64,
     page_bytes: u64,
+    devices: Option<PathBuf>,
 ) -> PyResult<String> {
     if !(t_total_s > 0.0 && t_total_s.is_finite()) {
         return Err(to_py(py, Error::config("duration", format!("{t_total_s} is not a positive duration"))));
     }
-    let c = Catalog::builtin();
+    let c = catalog(py, devices)?;
     let m = c.model(model).map_err(|e| to_py(py, e))?;
     let e = m.evaluate(model, n_rd, n_wr, page_bytes, t_total_s, swap_bytes);
     serde_json::to_string(&e).map_err(|e| json_err(py, e))

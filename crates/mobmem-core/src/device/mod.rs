@@ -117,6 +117,39 @@ impl DeviceSpec {
     }
 }
 
+/// A devices file: device tables, and optionally energy models under `energy_models`.
+/// (A hand-written map visitor rather than `serde(flatten)`, which would lose error positions.)
+#[derive(Default)]
+struct DeviceFile {
+    energy_models: BTreeMap<String, EnergyModel>,
+    devices: BTreeMap<String, DeviceSpec>,
+}
+
+impl<'de> Deserialize<'de> for DeviceFile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = DeviceFile;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("device tables and an optional energy_models table")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<DeviceFile, A::Error> {
+                let mut out = DeviceFile::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "energy_models" {
+                        out.energy_models = map.next_value()?;
+                    } else {
+                        let spec = map.next_value()?;
+                        out.devices.insert(key, spec);
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
 /// The devices and energy models a run can name: built-in presets plus any loaded from files.
 #[derive(Debug, Clone)]
 pub struct Catalog {
@@ -158,9 +191,15 @@ impl Catalog {
     }
 
     /// Adds (or overrides) devices from TOML text.
+    /// A table `[energy_models.NAME]` in the same file adds energy models (read first, so the
+    /// file's devices may name them).
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let specs: BTreeMap<String, DeviceSpec> = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
-        for (name, spec) in specs {
+        let file: DeviceFile = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        for (name, m) in file.energy_models {
+            m.validate(&name)?;
+            self.models.insert(name, m);
+        }
+        for (name, spec) in file.devices {
             let d = spec.resolve(&name, &self.models)?;
             self.devices.insert(name, d);
         }
@@ -199,6 +238,23 @@ mod tests {
         assert!((optane.read_ns - 5263.158).abs() < 0.01);
         assert_eq!(optane.kind, DeviceKind::Nvm);
         assert!(c.get("dram-ramdisk", "swap").is_ok());
+    }
+
+    #[test]
+    fn user_energy_models_in_a_devices_file() {
+        let mut c = Catalog::builtin();
+        let text = "[energy_models.slow-pcm]\nkind = \"lpddr\"\npre_pdn_mw = 0.1\npre_stby_mw = 1\nact_pdn_mw = 0.1\n\
+                    act_stby_mw = 1\nref_mw = 0\nact_mw = 100\nrd_mw = 100\nwr_mw = 300\ndq_mw = 20\nt_ck_ns = 10\n\
+                    t_rcd_ns = 100\nt_wr_ns = 20\nrl_cycles = 4\nwl_cycles = 2\nbl = 8\nbw_bits = 16\n\
+                    chip_bytes = 1073741824\n\n[my-nvm]\nkind = \"nvm\"\nenergy_model = \"slow-pcm\"\n";
+        c.add_toml(text, Path::new("mine.toml")).unwrap();
+        let d = c.get("my-nvm", "swap").unwrap();
+        // Eq. (2) + tRCD for one page: 256 commands × 4 cycles + RL 4, at 10 ns, + 100 ns.
+        assert!((d.read_ns - ((256.0 * 4.0 + 4.0) * 10.0 + 100.0)).abs() < 1e-6);
+        assert!(c.model("slow-pcm").is_ok());
+        let bad = "[energy_models.x]\nkind = \"lpddr\"\npre_pdn_mw = 1\n";
+        let e = c.add_toml(bad, Path::new("mine.toml")).unwrap_err().to_string();
+        assert!(e.contains("mine.toml"), "{e}");
     }
 
     #[test]
