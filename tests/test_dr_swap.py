@@ -87,6 +87,24 @@ def test_energy_cli_matches_the_api():
         cwd=ROOT,
     )
     assert bad.returncode == 2 and "soon" in bad.stderr
+    pct = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mobmem.cli",
+            "energy",
+            "--swap-ins",
+            "1",
+            "--swap-outs",
+            "1",
+            "--swap-size",
+            "10%",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert pct.returncode == 2 and "swap-size" in pct.stderr and "10%" in pct.stderr
 
 
 @pytest.fixture(scope="module")

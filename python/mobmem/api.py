@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -382,7 +382,3 @@ def presets() -> list[str]:
 def run_file(path: PathLike) -> RunResult:
     """Runs a TOML run file (``[trace]``, ``[sim]``, optional ``[devices.NAME]``)."""
     return RunResult.from_json(_core.run_file(os.fspath(path)))
-
-
-def iter_rows(runs: Iterable[RunResult]) -> list[dict[str, Any]]:
-    return [r.row() for r in runs]

@@ -279,9 +279,9 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
     overrides: dict[str, Any] = _params(args.set)
     if args.accesses is not None:
-        overrides["accesses"] = _count(args.accesses)
+        overrides["accesses"] = _count("accesses", args.accesses)
     if args.footprint is not None:
-        overrides["footprint_pages"] = _count(args.footprint)
+        overrides["footprint_pages"] = _count("footprint", args.footprint)
     overrides["seed"] = args.seed
     t = Trace.generate(args.preset, **overrides)
     fmt = args.to or format_for_path(args.output)
@@ -296,15 +296,10 @@ def cmd_gen(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count(s: str) -> int:
-    mult = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}
-    t = s.strip().lower()
-    try:
-        if t and t[-1] in mult:
-            return round(float(t[:-1]) * mult[t[-1]])
-        return int(t)
-    except ValueError:
-        raise MobmemError(f"not a count: {s!r} (examples: 1000, 2.5k, 18M)") from None
+def _count(field: str, s: str) -> int:
+    from ._core import parse_count
+
+    return parse_count(field, s)
 
 
 def cmd_policies(args: argparse.Namespace) -> int:
@@ -384,7 +379,7 @@ def cmd_energy(args: argparse.Namespace) -> int:
     from .api import swap_energy
     from .table import render
 
-    size = _bytes(args.swap_size)
+    size = _bytes("swap-size", args.swap_size)
     dur = _seconds(args.duration)
     schemes = [
         ("DRAM-backed", args.dram_model, args.swap_ins),
@@ -436,24 +431,10 @@ def cmd_energy(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bytes(s: str) -> int:
-    units = {
-        "b": 1,
-        "kib": 1 << 10,
-        "kb": 1 << 10,
-        "mib": 1 << 20,
-        "mb": 1 << 20,
-        "gib": 1 << 30,
-        "gb": 1 << 30,
-    }
-    t = s.strip().lower().replace(" ", "")
-    for u in sorted(units, key=len, reverse=True):
-        if t.endswith(u):
-            try:
-                return round(float(t[: -len(u)]) * units[u])
-            except ValueError:
-                break
-    raise MobmemError(f"not a size: {s!r} (examples: 128MiB, 1GiB)")
+def _bytes(field: str, s: str) -> int:
+    from ._core import parse_bytes
+
+    return parse_bytes(field, s)
 
 
 def _seconds(s: str) -> float:

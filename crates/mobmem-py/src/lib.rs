@@ -239,13 +239,27 @@ fn simulate_grid(
     serde_json::to_string(&ok).map_err(|e| json_err(py, e))
 }
 
-/// Loads and validates a TOML run file; returns (trace path, format, skip_bad_lines, sim config
-/// JSON).
+/// Parses a count (`18M`, `2.5k`, `1000`) with the core's parser.
 #[pyfunction]
-fn load_run_file(py: Python<'_>, path: PathBuf) -> PyResult<(String, Option<String>, bool, String)> {
-    let (rf, _cat, opts) = RunFile::load(&path).map_err(|e| to_py(py, e))?;
-    let cfg = serde_json::to_string(&rf.sim).map_err(|e| json_err(py, e))?;
-    Ok((rf.trace.path.display().to_string(), opts.format, opts.skip_bad_lines, cfg))
+fn parse_count(py: Python<'_>, field: &str, text: &str) -> PyResult<u64> {
+    mobmem_core::units::parse_count(field, text).map_err(|e| to_py(py, e))
+}
+
+/// Parses a size in bytes (`128MiB`, `1GiB`, or pages of `page_bytes`) with the core's parser.
+#[pyfunction]
+#[pyo3(signature = (field, text, page_bytes = 4096))]
+fn parse_bytes(py: Python<'_>, field: &str, text: &str, page_bytes: u64) -> PyResult<u64> {
+    let size: mobmem_core::MemorySize = text.parse().map_err(|e| match e {
+        Error::Config { msg, .. } => to_py(py, Error::config(field, msg)),
+        e => to_py(py, e),
+    })?;
+    match size {
+        mobmem_core::MemorySize::Bytes(b) => Ok(b),
+        mobmem_core::MemorySize::Pages(p) => Ok(p * page_bytes),
+        mobmem_core::MemorySize::Percent(_) => {
+            Err(to_py(py, Error::config(field, format!("{text:?}: a percentage has no meaning here; give bytes"))))
+        }
+    }
 }
 
 /// Runs a whole TOML run file (trace, sim, devices); the result is JSON.
@@ -305,7 +319,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_gen_params, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_grid, m)?)?;
-    m.add_function(wrap_pyfunction!(load_run_file, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_count, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(run_file, m)?)?;
     m.add_function(wrap_pyfunction!(policies, m)?)?;
     m.add_function(wrap_pyfunction!(trace_formats, m)?)?;
