@@ -120,7 +120,7 @@ impl<P: Policy> Engine<P> {
             self.m.swap_ins += 1;
             self.flags[id] &= !NVM_MAPPED;
         } else if f & SEEN == 0 {
-            if f & ANON != 0 || (a.op.is_write() && f & FILE_FIXED == 0) {
+            if becomes_anon(f, a.op) {
                 // Zero-fill. An anon page has no copy anywhere yet: it is dirty from birth.
                 // (A declared file page is read from its file first, even when written.)
                 self.m.cold_anon += 1;
@@ -162,8 +162,9 @@ impl<P: Policy> Engine<P> {
 
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         for (index, &w) in trace.accesses.iter().enumerate() {
-            let a = Access { page: w >> 2, op: Op::from_bits(w), index };
-            let f = self.flags[a.page as usize];
+            let op = Op::from_bits(w);
+            let f = self.flags[(w >> 2) as usize];
+            let a = Access { page: w >> 2, op, index, anon: becomes_anon(f, op) };
             if f & RESIDENT != 0 {
                 self.m.hits += 1;
                 if a.op.is_write() {
@@ -183,6 +184,13 @@ impl<P: Policy> Engine<P> {
     }
 }
 
+/// Whether a page with flags `f` is anon once an access `op` is done (a write makes an undeclared
+/// page anon).
+#[inline(always)]
+fn becomes_anon(f: u8, op: Op) -> bool {
+    f & ANON != 0 || (op.is_write() && f & FILE_FIXED == 0)
+}
+
 fn initial_flags(trace: &Trace) -> Vec<u8> {
     match &trace.page_kinds {
         None => vec![0; trace.num_pages()],
@@ -199,6 +207,7 @@ fn initial_flags(trace: &Trace) -> Vec<u8> {
 
 struct Run<'a> {
     trace: &'a Trace,
+    costs: policy::IoCosts,
     direct_read: bool,
     frames: usize,
     swap_cap: u64,
@@ -209,7 +218,7 @@ impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        let policy = P::new(&PolicySetup { frames: self.frames, trace: self.trace }, params)?;
+        let policy = P::new(&PolicySetup { frames: self.frames, trace: self.trace, costs: self.costs }, params)?;
         let mut e = Engine {
             policy,
             direct_read: self.direct_read,
@@ -241,11 +250,19 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
     }
     let swap_pages = cfg.swap_size.map(|s| s.to_pages(cfg.page_size, footprint));
     let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
+    // Device figures are per 4 KiB (as in `Meters::finish`).
+    let scale = cfg.page_size as f64 / 4096.0;
     let start = Instant::now();
     let mut m = policy::dispatch(
         &cfg.policy,
         Run {
             trace,
+            costs: policy::IoCosts {
+                swap_read_ns: swap.read_ns * scale,
+                swap_write_ns: swap.write_ns * scale,
+                file_read_ns: storage.read_ns * scale,
+                file_write_ns: storage.write_ns * scale,
+            },
             direct_read: cfg.direct_read,
             frames: frames as usize,
             swap_cap: swap_pages.unwrap_or(u64::MAX),

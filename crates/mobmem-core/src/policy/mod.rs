@@ -8,8 +8,11 @@ mod list;
 pub mod arc;
 pub mod clock;
 pub mod fifo;
+pub mod linux_2q;
 pub mod lru;
+pub mod mglru;
 pub mod opt;
+pub mod spo_clock;
 pub mod twoq;
 
 pub use list::{Links, List, NIL};
@@ -26,6 +29,27 @@ pub struct Access {
     pub op: Op,
     /// Position in the trace (offline policies look their annotations up by it).
     pub index: usize,
+    /// Whether the page is swap-backed (anon) once this access is done: its partition for
+    /// storage-aware policies (a fault on it reads swap, evicting it dirty writes swap). Under the
+    /// DESIGN.md rules a write makes an undeclared page anon, so a write fault is an anon fault.
+    pub anon: bool,
+}
+
+/// Per-page I/O latencies of the run's devices (ns, at the run's page size), for policies that
+/// weigh victims by what re-fetching or writing them costs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IoCosts {
+    pub swap_read_ns: f64,
+    pub swap_write_ns: f64,
+    pub file_read_ns: f64,
+    pub file_write_ns: f64,
+}
+
+impl Default for IoCosts {
+    /// All operations cost the same (unit costs).
+    fn default() -> Self {
+        IoCosts { swap_read_ns: 1.0, swap_write_ns: 1.0, file_read_ns: 1.0, file_write_ns: 1.0 }
+    }
 }
 
 /// What a policy is built from.
@@ -35,6 +59,8 @@ pub struct PolicySetup<'a> {
     /// The trace to be replayed: its page count sizes per-page arrays; offline policies (OPT)
     /// pre-scan it.
     pub trace: &'a Trace,
+    /// Latencies of the swap and file devices.
+    pub costs: IoCosts,
 }
 
 impl PolicySetup<'_> {
@@ -127,6 +153,9 @@ policies! {
     "clock" => clock::Clock : "CLOCK (second chance), new pages unreferenced",
     "arc" => arc::Arc : "Adaptive Replacement Cache (Megiddo & Modha 2003)",
     "2q" => twoq::TwoQ : "2Q (Johnson & Shasha 1994): A1in FIFO 25%, A1out ghost 50%, Am LRU",
+    "spo-clock" => spo_clock::SpoClock : "SPO-CLOCK (Yoon et al. 2022): read/write × file/anon CLOCK regions sized by cost-weighted ghost hits",
+    "linux-2q" => linux_2q::Linux2q : "Linux active/inactive anon and file lists, swappiness, workingset refaults",
+    "mglru" => mglru::Mglru : "multi-generational LRU (Linux 6.1+, Android): generations, aging walks, tiers, refault-balanced types",
     "opt" => opt::Opt : "Belady's OPT (offline; the fault-count floor)",
 }
 
@@ -173,35 +202,58 @@ pub(crate) mod testutil {
         }
     }
 
-    /// Replays `pages` (dense ids) with `frames` frames; returns misses and the eviction order.
+    /// Replays `pages` (dense ids, all reads of file pages) with `frames` frames; returns misses and
+    /// the eviction order.
     pub fn run<P: Policy>(pages: &[u32], frames: usize, params: P::Params) -> Sim<P> {
-        let t = trace_of(pages);
-        let p = P::new(&PolicySetup { frames, trace: &t }, params).unwrap();
-        let mut s = Sim { p, resident: vec![false; t.num_pages()], n: 0, frames, misses: 0, evicted: vec![] };
-        let ctx = ReclaimCtx { unevictable: None };
-        for (i, &pg) in pages.iter().enumerate() {
-            let a = Access { page: pg, op: Op::Read, index: i };
-            if s.resident[pg as usize] {
-                s.p.on_hit(&a);
-                continue;
-            }
-            s.misses += 1;
-            s.p.on_miss(&a);
-            let full = s.n >= s.frames;
-            for round in 0..2 {
-                if (round == 0 && !full) || (round == 1 && !s.p.needs_room()) {
-                    continue;
-                }
-                let v = s.p.select_victim(&ctx).expect("a victim");
-                assert!(s.resident[v as usize], "victim {v} not resident");
-                s.resident[v as usize] = false;
-                s.n -= 1;
-                s.evicted.push(v);
-            }
-            s.p.on_insert(&a);
-            s.resident[pg as usize] = true;
-            s.n += 1;
+        let acc: Vec<(u32, Op, bool)> = pages.iter().map(|&p| (p, Op::Read, false)).collect();
+        run_ops(&acc, frames, params)
+    }
+
+    /// Replays `(page, op, anon)` accesses the way the engine does (residency only, no I/O).
+    pub fn run_ops<P: Policy>(acc: &[(u32, Op, bool)], frames: usize, params: P::Params) -> Sim<P> {
+        let pages: Vec<u32> = acc.iter().map(|a| a.0).collect();
+        let mut s = sim_of(&trace_of(&pages), frames, params);
+        for (i, &(pg, op, anon)) in acc.iter().enumerate() {
+            s.step(Access { page: pg, op, index: i, anon });
         }
         s
+    }
+
+    fn sim_of<P: Policy>(t: &Trace, frames: usize, params: P::Params) -> Sim<P> {
+        let p = P::new(&PolicySetup { frames, trace: t, costs: IoCosts::default() }, params).unwrap();
+        Sim { p, resident: vec![false; t.num_pages()], n: 0, frames, misses: 0, evicted: vec![] }
+    }
+
+    /// An online policy over pages `0..n_pages`, to be driven by `Sim::step`.
+    pub fn sim<P: Policy>(n_pages: u32, frames: usize, params: P::Params) -> Sim<P> {
+        sim_of(&trace_of(&(0..n_pages).collect::<Vec<_>>()), frames, params)
+    }
+
+    impl<P: Policy> Sim<P> {
+        /// One access.
+        pub fn step(&mut self, a: Access) {
+            let pg = a.page;
+            if self.resident[pg as usize] {
+                self.p.on_hit(&a);
+                return;
+            }
+            self.misses += 1;
+            self.p.on_miss(&a);
+            let ctx = ReclaimCtx { unevictable: None };
+            let full = self.n >= self.frames;
+            for round in 0..2 {
+                if (round == 0 && !full) || (round == 1 && !self.p.needs_room()) {
+                    continue;
+                }
+                let v = self.p.select_victim(&ctx).expect("a victim");
+                assert!(self.resident[v as usize], "victim {v} not resident");
+                self.resident[v as usize] = false;
+                self.n -= 1;
+                self.evicted.push(v);
+            }
+            self.p.on_insert(&a);
+            self.resident[pg as usize] = true;
+            self.n += 1;
+        }
     }
 }

@@ -1,0 +1,392 @@
+//! `linux-2q`: a model of the Linux/Android kernel's classic page reclaim (mm/vmscan.c and
+//! mm/workingset.c before the multi-generational LRU): active and inactive lists for anon and for
+//! file pages, reclaim from the inactive lists, promotion on the second reference, `swappiness`
+//! balancing anon against file scanning, and refault-distance (workingset) activation.
+//!
+//! What it keeps, per reclaim of one page:
+//! 1. Type to scan (`get_scan_count`): `swappiness` 0 scans file only while file pages are on the
+//!    LRU; otherwise anon and file are scanned in proportion to `list size × fraction`, with
+//!    `ap = swappiness·(total+1)/(anon_cost+1)` and `fp = (200−swappiness)·(total+1)/(file_cost+1)`
+//!    (the kernel's SCAN_FRACT), spread deterministically by a smooth weighted round robin. A type
+//!    with no pages is never chosen.
+//! 2. If that type's inactive list is low (`inactive × ratio < active`, `ratio = √(10·GiB)` or 1 under
+//!    1 GiB, `inactive_is_low`), pages move from the active tail to the inactive head with their
+//!    access bit cleared — except referenced executable file pages, which stay active
+//!    (`shrink_active_list`).
+//! 3. The inactive tail is scanned (`folio_check_references`): a page whose access bit is set is kept
+//!    once (PG_referenced set, rotated) and activated the next time it is found referenced, or at
+//!    once if it is executable file; a page not referenced is the victim.
+//!
+//! Costs (`lru_note_cost`): an activation during reclaim adds 1 to its type's cost, a refault that
+//! activates adds 32 (SWAP_CLUSTER_MAX); both halve when their sum exceeds a quarter of the LRU.
+//! Workingset (`workingset_refault`): a non-resident age counts evictions and activations; a page
+//! faulting back within `workingset size` of its eviction enters the active list (anon too, as since
+//! Linux 5.9; `workingset_anon = false` restricts it to file pages). New pages enter the inactive
+//! list of their type (anon too, as since 5.9).
+//!
+//! Left out: batching (the kernel isolates 32 pages at a time and works in priority passes),
+//! watermarks and kswapd (mobmem reclaims one page when memory is full), cache_trim_mode and
+//! file_is_tiny, dirty-page write-out costs (the policy does not see dirtiness), shadow-entry
+//! reclaim (mobmem keeps every eviction age), per-cgroup and per-node LRUs.
+
+use super::{Access, Links, List, Policy, PolicySetup, ReclaimCtx, NIL};
+use crate::error::{Error, Result};
+use crate::trace::{Op, PageId};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Params {
+    /// `vm.swappiness`, 0–200: how much anon is scanned relative to file (60 is Linux's default;
+    /// Android devices often use 100 or more with zram).
+    pub swappiness: u32,
+    /// Refault-distance activation (mm/workingset.c).
+    pub workingset: bool,
+    /// Apply it to anon refaults too (Linux ≥ 5.9).
+    pub workingset_anon: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params { swappiness: 60, workingset: true, workingset_anon: true }
+    }
+}
+
+const INACTIVE_ANON: usize = 0;
+const ACTIVE_ANON: usize = 1;
+const INACTIVE_FILE: usize = 2;
+const ACTIVE_FILE: usize = 3;
+const NONE: u8 = u8::MAX;
+
+/// Page flag bits.
+const YOUNG: u8 = 1;
+const REFERENCED: u8 = 2;
+const EXEC: u8 = 4;
+
+/// Cost added by a refault that activates (SWAP_CLUSTER_MAX pages' worth).
+const REFAULT_COST: u64 = 32;
+
+pub struct Linux2q {
+    links: Links,
+    lists: [List; 4],
+    on: Vec<u8>,
+    flags: Vec<u8>,
+    /// Non-resident age at eviction + 1 (0: never evicted).
+    evicted_at: Vec<u64>,
+    age: u64,
+    cost: [u64; 2],
+    credit: [i128; 2],
+    inactive_ratio: usize,
+    p: Params,
+    /// Where the page being faulted in goes.
+    pending: usize,
+}
+
+impl Linux2q {
+    fn put(&mut self, l: usize, p: PageId) {
+        self.links.push_front(&mut self.lists[l], p);
+        self.on[p as usize] = l as u8;
+    }
+
+    fn take(&mut self, p: PageId) {
+        let l = self.on[p as usize];
+        if l != NONE {
+            self.links.remove(&mut self.lists[l as usize], p);
+            self.on[p as usize] = NONE;
+        }
+    }
+
+    fn note_cost(&mut self, file: bool, c: u64) {
+        self.cost[file as usize] += c;
+        let lru: usize = self.lists.iter().map(|l| l.len).sum();
+        if (self.cost[0] + self.cost[1]) as usize > lru / 4 {
+            self.cost[0] /= 2;
+            self.cost[1] /= 2;
+        }
+    }
+
+    fn type_len(&self, file: bool) -> usize {
+        let b = 2 * file as usize;
+        self.lists[b].len + self.lists[b + 1].len
+    }
+
+    /// Which type to reclaim from: true = file.
+    fn scan_file(&mut self) -> bool {
+        let (anon, file) = (self.type_len(false), self.type_len(true));
+        if file == 0 {
+            return false;
+        }
+        if anon == 0 || self.p.swappiness == 0 {
+            return true;
+        }
+        let s = self.p.swappiness as u128;
+        let (ac, fc) = (self.cost[0] as u128, self.cost[1] as u128);
+        let total = ac + fc;
+        let (ac, fc) = (total + ac, total + fc);
+        let total = ac + fc;
+        let ap = s * (total + 1) / (ac + 1);
+        let fp = (200 - s) * (total + 1) / (fc + 1);
+        let w = [anon as u128 * ap, file as u128 * fp];
+        if w[0] + w[1] == 0 {
+            return file > 0;
+        }
+        // Smooth weighted round robin: deterministic, and the long-run share of each type is its
+        // weight's share.
+        self.credit[0] += w[0] as i128;
+        self.credit[1] += w[1] as i128;
+        let pick = (self.credit[1] > self.credit[0]) as usize;
+        self.credit[pick] -= (w[0] + w[1]) as i128;
+        pick == 1
+    }
+
+    /// `shrink_active_list`: refills the inactive list of `file`'s type while it is low.
+    fn balance(&mut self, file: bool) {
+        let (inactive, active) = (2 * file as usize, 2 * file as usize + 1);
+        let mut budget = self.lists[active].len;
+        while budget > 0 && self.lists[inactive].len * self.inactive_ratio < self.lists[active].len {
+            budget -= 1;
+            let t = self.lists[active].tail;
+            let f = self.flags[t as usize];
+            self.flags[t as usize] &= !(YOUNG | REFERENCED);
+            self.take(t);
+            if f & YOUNG != 0 && file && f & EXEC != 0 {
+                self.put(active, t);
+            } else {
+                self.put(inactive, t);
+            }
+        }
+    }
+
+    /// Scans the inactive list of one type for a victim.
+    fn scan(&mut self, file: bool, ctx: &ReclaimCtx) -> Option<PageId> {
+        let (inactive, active) = (2 * file as usize, 2 * file as usize + 1);
+        let mut budget = 3 * (self.lists[inactive].len + self.lists[active].len) + 1;
+        while budget > 0 {
+            budget -= 1;
+            self.balance(file);
+            let mut t = self.lists[inactive].tail;
+            if t == NIL {
+                // Every active page was a referenced executable one: the next pass finds its bit
+                // clear, so deactivate the oldest now.
+                t = self.lists[active].tail;
+                if t == NIL {
+                    return None;
+                }
+                self.flags[t as usize] &= !(YOUNG | REFERENCED);
+                self.take(t);
+                self.put(inactive, t);
+            }
+            let f = self.flags[t as usize];
+            if f & YOUNG != 0 {
+                self.flags[t as usize] &= !YOUNG;
+                self.take(t);
+                if f & REFERENCED != 0 || (file && f & EXEC != 0) {
+                    self.flags[t as usize] &= !REFERENCED;
+                    self.put(active, t);
+                    self.age += 1;
+                    self.note_cost(file, 1);
+                } else {
+                    self.flags[t as usize] |= REFERENCED;
+                    self.put(inactive, t);
+                }
+                continue;
+            }
+            if !ctx.evictable(t) {
+                self.links.move_to_front(&mut self.lists[inactive], t);
+                continue;
+            }
+            self.take(t);
+            self.flags[t as usize] &= EXEC;
+            self.evicted_at[t as usize] = self.age + 1;
+            self.age += 1;
+            return Some(t);
+        }
+        None
+    }
+
+    /// Pages on each list: inactive anon, active anon, inactive file, active file.
+    pub fn lens(&self) -> [usize; 4] {
+        [0, 1, 2, 3].map(|l| self.lists[l].len)
+    }
+
+    /// Whether `p` is resident and anon.
+    pub fn is_anon(&self, p: PageId) -> bool {
+        let l = self.on[p as usize];
+        l == INACTIVE_ANON as u8 || l == ACTIVE_ANON as u8
+    }
+}
+
+impl Policy for Linux2q {
+    type Params = Params;
+
+    fn new(s: &PolicySetup, p: Params) -> Result<Self> {
+        if p.swappiness > 200 {
+            return Err(Error::config("params.swappiness", format!("must be 0–200, got {}", p.swappiness)));
+        }
+        let n = s.num_pages();
+        // inactive_is_low: ratio √(10·GiB) of the memory, 1 below 1 GiB (4 KiB pages).
+        let gib = (s.frames as u64 * 4096) >> 30;
+        let inactive_ratio = if gib == 0 { 1 } else { ((10 * gib) as f64).sqrt() as usize };
+        Ok(Linux2q {
+            links: Links::new(n),
+            lists: [List::default(); 4],
+            on: vec![NONE; n],
+            flags: vec![0; n],
+            evicted_at: vec![0; n],
+            age: 0,
+            cost: [0; 2],
+            credit: [0; 2],
+            inactive_ratio,
+            p,
+            pending: INACTIVE_FILE,
+        })
+    }
+
+    #[inline(always)]
+    fn on_hit(&mut self, a: &Access) {
+        let f = &mut self.flags[a.page as usize];
+        *f |= YOUNG | if a.op == Op::Instr { EXEC } else { 0 };
+    }
+
+    fn on_miss(&mut self, a: &Access) {
+        let file = !a.anon;
+        let base = if file { INACTIVE_FILE } else { INACTIVE_ANON };
+        self.pending = base;
+        let at = self.evicted_at[a.page as usize];
+        if at != 0 && self.p.workingset && (file || self.p.workingset_anon) {
+            // workingset_refault: activate if it would have stayed had memory been larger by the
+            // pages that compete with it.
+            let distance = self.age - (at - 1);
+            let l = &self.lists;
+            let mut ws = l[ACTIVE_FILE].len + l[ACTIVE_ANON].len;
+            ws += if file { l[INACTIVE_ANON].len } else { l[INACTIVE_FILE].len };
+            if distance <= ws as u64 {
+                self.pending = base + 1;
+                self.age += 1;
+                self.note_cost(file, REFAULT_COST);
+            }
+        }
+    }
+
+    fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {
+        let file = self.scan_file();
+        self.scan(file, ctx).or_else(|| self.scan(!file, ctx))
+    }
+
+    fn on_insert(&mut self, a: &Access) {
+        self.flags[a.page as usize] = if a.op == Op::Instr { EXEC } else { 0 };
+        let l = self.pending;
+        self.put(l, a.page);
+    }
+
+    fn on_remove(&mut self, page: PageId) {
+        self.take(page);
+        self.flags[page as usize] = 0;
+        self.evicted_at[page as usize] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::sim;
+    use super::*;
+    use proptest::prelude::*;
+
+    const R: Op = Op::Read;
+
+    fn acc(page: u32, op: Op, anon: bool) -> Access {
+        Access { page, op, index: 0, anon }
+    }
+
+    #[test]
+    fn promotion_on_second_reference() {
+        // 3 frames, file pages 0 1 2; 0 is referenced once before each scan.
+        let mut s = sim::<Linux2q>(10, 3, Params::default());
+        for p in 0..3 {
+            s.step(acc(p, R, false));
+        }
+        s.step(acc(0, R, false));
+        // 3: inactive file tail is 0 (young, first time) → kept, PG_referenced; 1 → victim.
+        s.step(acc(3, R, false));
+        assert_eq!(s.evicted, vec![1]);
+        assert_eq!(s.p.lens(), [0, 0, 3, 0]);
+        // 0 referenced again. 4: the tail is 2 → it goes. 5: the tail is 0, found referenced a
+        // second time → activated; then 3 goes.
+        s.step(acc(0, R, false));
+        s.step(acc(4, R, false));
+        assert_eq!(s.evicted, vec![1, 2]);
+        assert_eq!(s.p.lens(), [0, 0, 3, 0]);
+        s.step(acc(5, R, false));
+        assert_eq!(s.evicted, vec![1, 2, 3]);
+        assert_eq!(s.p.lens(), [0, 0, 2, 1]);
+    }
+
+    #[test]
+    fn refault_within_the_workingset_is_activated() {
+        // 2 frames. 0 1 fill the inactive file list; 2 evicts 0 at age 0 (age → 1); 0 faults back:
+        // distance 1 > workingset = active lists (0) + inactive anon (0) → the inactive list.
+        let mut s = sim::<Linux2q>(10, 2, Params::default());
+        for p in [0, 1, 2, 0] {
+            s.step(acc(p, R, false));
+        }
+        assert_eq!(s.p.lens(), [0, 0, 2, 0]);
+        // With anon pages active, the same refault distance fits the workingset.
+        let mut s = sim::<Linux2q>(10, 3, Params::default());
+        s.step(acc(5, Op::Write, true));
+        s.step(acc(5, Op::Write, true));
+        for p in [0, 1] {
+            s.step(acc(p, R, false));
+        }
+        // 2: anon 1 page, file 2, no costs yet → weights anon 1×60, file 2×140 → file; its inactive
+        // tail 0 goes (age 0 → 1). 0 faults back: distance 1 ≤ workingset = active lists (0) +
+        // inactive anon (1) → it enters the active file list.
+        s.step(acc(2, R, false));
+        assert_eq!(s.evicted, vec![0]);
+        s.step(acc(0, R, false));
+        assert_eq!(s.p.lens()[ACTIVE_FILE], 1, "lists {:?}", s.p.lens());
+    }
+
+    #[test]
+    fn swappiness_out_of_range() {
+        let t = super::super::testutil::trace_of(&[0]);
+        let setup = PolicySetup { frames: 4, trace: &t, costs: Default::default() };
+        let e = Linux2q::new(&setup, Params { swappiness: 201, ..Default::default() }).err().unwrap();
+        assert!(e.to_string().contains("swappiness"), "{e}");
+    }
+
+    proptest! {
+        #[test]
+        fn swappiness_0_never_evicts_anon_while_file_pages_remain(
+            acc_ in prop::collection::vec((0u32..40, 0u8..3), 1..500), frames in 1usize..20,
+        ) {
+            let mut s = sim::<Linux2q>(40, frames, Params { swappiness: 0, ..Default::default() });
+            for (p, o) in acc_ {
+                let anon = p < 20;
+                let op = if anon { Op::Write } else if o == 0 { Op::Instr } else { R };
+                let before = s.evicted.len();
+                let file_resident = (20..40).any(|q| s.resident[q as usize]);
+                s.step(acc(p, op, anon));
+                if s.evicted.len() > before && file_resident {
+                    let v = *s.evicted.last().unwrap();
+                    prop_assert!(v >= 20, "anon page {} evicted while file pages were resident", v);
+                }
+            }
+        }
+
+        #[test]
+        fn lists_hold_exactly_the_resident_pages(
+            acc_ in prop::collection::vec((0u32..40, 0u8..3), 1..500), frames in 1usize..20, sw in 0u32..=200,
+        ) {
+            let mut s = sim::<Linux2q>(40, frames, Params { swappiness: sw, ..Default::default() });
+            for (p, o) in acc_ {
+                let anon = p < 20;
+                let op = if anon && o == 2 { Op::Write } else if o == 0 { Op::Instr } else { R };
+                s.step(acc(p, op, anon));
+                prop_assert_eq!(s.p.lens().iter().sum::<usize>(), s.n);
+                for q in 0..40u32 {
+                    prop_assert_eq!(s.p.on[q as usize] != NONE, s.resident[q as usize]);
+                }
+            }
+        }
+    }
+}
