@@ -353,10 +353,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job on the bundled default workload: a real trace and a synthetic app preset, each
-    replayed under every classic policy at 5–25% of its footprint."""
-    from .api import Trace, grid
+    replayed under every registered policy at 5–25% of its footprint."""
+    from .api import Trace, grid, policies
 
-    pols = ["fifo", "lru", "clock", "arc", "2q", "opt"]
+    pols = list(policies())
     mems = ["5%", "10%", "15%", "20%", "25%"]
     trace_path = Path(args.trace) if args.trace else DEMO_TRACE
     if not trace_path.exists():

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from . import dr_swap
+from . import dr_swap, spo_clock
 
 #: name → module; ``mobmem reproduce NAME`` runs it.
-REPRODUCTIONS = {"dr-swap": dr_swap}
+REPRODUCTIONS = {"dr-swap": dr_swap, "spo-clock": spo_clock}

@@ -105,8 +105,9 @@ pub struct SpoClock {
     /// Per side (0 read, 1 write): prev/next links and which list the page is on.
     links: [Links; 2],
     loc: [Vec<u8>; 2],
-    /// Reference bits: bit 0 read, bit 1 write.
-    bits: Vec<u8>,
+    /// Reference bits, two per page: `[2p]` read, `[2p + 1]` write. One byte each, so that a hit is
+    /// a plain store (as in CLOCK), not a read-modify-write.
+    refs: Vec<bool>,
     real: [List; 4],
     shadow: [List; 4],
     /// Target sizes of the real regions; a shadow's capacity is `frames - size`.
@@ -120,10 +121,12 @@ pub struct SpoClock {
     used: [bool; 4],
     split_part: bool,
     split_op: bool,
+    /// 1 when reads and writes have separate regions, else 0 (masks the side on hits).
+    op_mask: usize,
     donor: Donor,
     rr: usize,
     window: u64,
-    faults: u64,
+    until_decay: u64,
     /// Region of the fault being served.
     cur: usize,
 }
@@ -191,7 +194,6 @@ impl SpoClock {
     fn reclaim(&mut self, r: usize, ctx: &ReclaimCtx) -> Option<PageId> {
         let side = r & 1;
         let other = side ^ 1;
-        let (mine, theirs) = (1u8 << side, 1u8 << other);
         let mut budget = 2 * self.real[r].len + 1;
         while budget > 0 {
             budget -= 1;
@@ -199,15 +201,15 @@ impl SpoClock {
             if t == NIL {
                 return None;
             }
-            let b = self.bits[t as usize];
-            if self.split_op && b & theirs != 0 && !self.in_real(other, t) {
+            let (mine, theirs) = (2 * t as usize + side, 2 * t as usize + other);
+            if self.split_op && self.refs[theirs] && !self.in_real(other, t) {
                 // Referenced by the other operation since it came in: link it to that region too.
-                self.bits[t as usize] &= !theirs;
+                self.refs[theirs] = false;
                 self.link_real(r ^ 1, t);
             }
             let last_link = !self.split_op || !self.in_real(other, t);
-            if b & mine != 0 || (last_link && !ctx.evictable(t)) {
-                self.bits[t as usize] &= !mine;
+            if self.refs[mine] || (last_link && !ctx.evictable(t)) {
+                self.refs[mine] = false;
                 self.links[side].move_to_front(&mut self.real[r], t);
                 continue;
             }
@@ -332,7 +334,7 @@ impl Policy for SpoClock {
             frames: s.frames,
             links: [Links::new(n), Links::new(n)],
             loc: [vec![NONE; n], vec![NONE; n]],
-            bits: vec![0; n],
+            refs: vec![false; 2 * n],
             real: [List::default(); 4],
             shadow: [List::default(); 4],
             size,
@@ -343,10 +345,11 @@ impl Policy for SpoClock {
             used,
             split_part,
             split_op,
+            op_mask: split_op as usize,
             donor: p.donor,
             rr: 0,
             window: if p.decay_window == 0 { s.frames.max(1) as u64 } else { p.decay_window },
-            faults: 0,
+            until_decay: if p.decay_window == 0 { s.frames.max(1) as u64 } else { p.decay_window },
             cur: RF,
         })
     }
@@ -354,13 +357,16 @@ impl Policy for SpoClock {
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         // The hardware sets the page's read or write access bit; nothing else.
-        self.bits[a.page as usize] |= 1 << self.side_of(a.op.is_write());
+        // Branch-free: Op::Write is 2, Read 1, Instr 0, so `op >> 1` is the write side.
+        let i = 2 * a.page as usize + ((a.op as usize >> 1) & self.op_mask);
+        self.refs[i] = true;
     }
 
     fn on_miss(&mut self, a: &Access) {
         self.cur = self.region_of(a);
-        self.faults += 1;
-        if self.faults % self.window == 0 {
+        self.until_decay -= 1;
+        if self.until_decay == 0 {
+            self.until_decay = self.window;
             for h in &mut self.recent {
                 *h *= 0.5;
             }
@@ -403,14 +409,16 @@ impl Policy for SpoClock {
                 self.grow(r);
             }
         }
-        self.bits[p as usize] = 0;
+        self.refs[2 * p as usize] = false;
+        self.refs[2 * p as usize + 1] = false;
         self.link_real(r, p);
     }
 
     fn on_remove(&mut self, page: PageId) {
         self.unlink(0, page);
         self.unlink(1, page);
-        self.bits[page as usize] = 0;
+        self.refs[2 * page as usize] = false;
+        self.refs[2 * page as usize + 1] = false;
     }
 }
 

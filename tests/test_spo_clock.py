@@ -1,0 +1,152 @@
+"""SPO-CLOCK and the kernel baselines from Python: parameters, partition-aware behaviour on real
+traces, and ``mobmem reproduce spo-clock`` (structure, and that its numbers are the simulator's)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import mobmem
+from mobmem.cli import build_parser
+from mobmem.reproduce import spo_clock
+
+from conftest import DATA, ROOT, SHARED, write
+
+
+def test_new_policies_are_registered():
+    pols = mobmem.policies()
+    for name in ("spo-clock", "linux-2q", "mglru"):
+        assert pols.get(name)
+
+
+def test_spo_clock_parameters_are_checked(sqlite_slice):
+    r = mobmem.simulate(sqlite_slice, policy="spo-clock", memory=16)
+    assert r.to_dict()["config"]["params"] == {
+        "write_threshold": 1,
+        "cost_ratio": 2.0,
+        "split": "both",
+        "donor": "value",
+        "decay_window": 0,
+    }
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(sqlite_slice, policy="spo-clock", memory=16, params={"split": "three"})
+    assert "split" in str(e.value)
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(sqlite_slice, policy="spo-clock", memory=16, params={"write_threshold": 0})
+    assert "write_threshold" in str(e.value)
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(sqlite_slice, policy="linux-2q", memory=16, params={"swappiness": 250})
+    assert "swappiness" in str(e.value)
+
+
+def test_one_region_spo_clock_is_clock(sqlite_slice):
+    for frames in (8, 32):
+        clock = mobmem.simulate(sqlite_slice, policy="clock", memory=frames)
+        spo = mobmem.simulate(sqlite_slice, policy="spo-clock", memory=frames, params={"split": "none"})
+        assert spo.meters == clock.meters
+
+
+@pytest.mark.parametrize("policy", ["linux-2q", "mglru"])
+def test_swappiness_0_swaps_nothing_while_file_pages_remain(tmp_path, policy):
+    # 30 anon pages written once then read in a loop, 200 file pages read in a loop: memory of 100
+    # frames always holds file pages, so with swappiness 0 no anon page is ever swapped out.
+    body = "".join(f"{p} W\n" for p in range(30))
+    for _ in range(20):
+        body += "".join(f"{p} R\n" for p in range(30))
+        body += "".join(f"{1000 + p} R\n" for p in range(200))
+    t = mobmem.Trace.open(write(tmp_path, "t.txt", body))
+    zero = mobmem.simulate(t, policy=policy, memory=100, params={"swappiness": 0})
+    assert zero.meters["swap_outs"] == 0 and zero.meters["file_rereads"] > 0
+    high = mobmem.simulate(t, policy=policy, memory=100, params={"swappiness": 200})
+    assert high.meters["swap_outs"] > 0
+
+
+def _args(**kw):
+    p = build_parser()
+    a = p.parse_args(["reproduce", "spo-clock"])
+    for k, v in kw.items():
+        setattr(a, k, v)
+    return a
+
+
+def test_reproduction_numbers_are_the_simulators():
+    args = _args(apps="farmstory", accesses=150_000, memory="5,25", trace=[str(DATA / "sqlite_60k.txt.zst")])
+    res = spo_clock.compute(args)
+    assert set(res["workloads"]) == {"farmstory", "sqlite_60k.txt.zst"}
+    w = res["workloads"]["farmstory"]
+    assert w["kind"] == "synthetic" and w["accesses"] == len(
+        mobmem.Trace.generate("farmstory", accesses=150_000)
+    )
+    # Recompute one point independently.
+    t = mobmem.Trace.generate("farmstory", accesses=150_000, seed=1)
+    cfg = dict(memory="5%", swap="optane-m10", storage="ufs31", swap_size="100%")
+    spo = mobmem.simulate(t, policy="spo-clock", **cfg)
+    clock = mobmem.simulate(t, policy="clock", **cfg)
+    io = spo_clock.io_compared
+    got = w["memory"][5]["policies"]
+    assert got["spo-clock"]["io_ns"] == pytest.approx(io(spo.meters))
+    assert got["spo-clock"]["rel"] == pytest.approx(io(spo.meters) / io(clock.meters))
+    assert got["clock"]["rel"] == pytest.approx(1.0)
+    parts = got["spo-clock"]["parts"]
+    assert sum(parts.values()) == pytest.approx(got["spo-clock"]["rel"])
+    # File writes are reported but not compared.
+    assert got["spo-clock"]["io_ns"] == pytest.approx(spo.io_time_ns - spo.meters["io"]["file_write_ns"])
+    # Every policy of the paper's figure and the kernel baselines are there; OPT never faults more.
+    assert set(got) == set(spo_clock.POLICIES)
+    for p in got.values():
+        assert got["opt"]["faults"] <= p["faults"]
+    # The read floor is below every policy's I/O time.
+    for pt in w["memory"].values():
+        assert all(pt["read_floor_ns"] <= p["io_ns"] for p in pt["policies"].values())
+    s = res["summary"]["synthetic"]["vs_clock"]
+    imp = 100 * (1 - got["spo-clock"]["io_ns"] / got["clock"]["io_ns"])
+    assert s["min_pct"] <= imp <= s["max_pct"] and s["points"] == 2
+
+
+def test_reproduction_report_prints_the_papers_numbers_and_says_how_ours_differ():
+    args = _args(apps="youtube", accesses=100_000, memory="10", policies="spo-clock,clock,arc")
+    text = spo_clock.report(spo_clock.compute(args))
+    assert "15.0% / 35.1%" in text and "12.0% / 35.2%" in text
+    assert "youtube (synthetic preset" in text and "Why ours can differ" in text
+    line = next(x for x in text.splitlines() if x.startswith("- synthetic apps") and "CLOCK" in x)
+    assert line.endswith(("close (within 5 points on average and 10 at the maximum).", "DIFFERS."))
+
+
+def test_reproduce_cli_json():
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mobmem.cli",
+            "reproduce",
+            "spo-clock",
+            "--apps",
+            "angrybirds",
+            "--accesses",
+            "50000",
+            "--memory",
+            "10",
+            "--policies",
+            "spo-clock,clock",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert p.returncode == 0, p.stderr
+    res = json.loads(p.stdout)
+    pt = res["workloads"]["angrybirds"]["memory"]["10"]["policies"]
+    assert set(pt) == {"spo-clock", "clock"}
+
+
+@pytest.mark.skipif(not (SHARED / "pagetraces").is_dir(), reason="shared/data not present")
+def test_real_lackey_traces_run_under_every_policy():
+    t = mobmem.Trace.open(SHARED / "pagetraces" / "gzip6_150k.txt.zst")
+    runs = mobmem.run_configs(t, [{"memory": "10%", "policy": p} for p in spo_clock.POLICIES])
+    faults = {r.policy: r.faults for r in runs}
+    assert all(faults["opt"] <= f for f in faults.values())
+    assert len(set(faults.values())) > 1
