@@ -39,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="also run on this trace (repeatable), e.g. the real Lackey captures in shared/data/pagetraces",
     )
     p.add_argument(
-        "--accesses", type=int, default=None, help="accesses per synthetic app (default: Table 1's)"
+        "--accesses", default=None, help="accesses per synthetic app, e.g. 2M (default: Table 1's)"
     )
     p.add_argument("--memory", default=",".join(map(str, MEMORY)), help="memory sizes, %% of footprint")
     p.add_argument("--policies", default=",".join(POLICIES))
@@ -120,6 +120,7 @@ def improvements(res: dict[str, Any], base: str, kind: str = "synthetic") -> lis
 
 
 def compute(args: argparse.Namespace) -> dict[str, Any]:
+    from .._core import parse_count
     from ..api import Trace
 
     res: dict[str, Any] = {
@@ -129,7 +130,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     for app in [a.strip() for a in args.apps.split(",") if a.strip()]:
         extra = {"seed": args.seed}
         if args.accesses:
-            extra["accesses"] = args.accesses
+            extra["accesses"] = parse_count("--accesses", str(args.accesses))
         _workload(res, app, Trace.generate(app, **extra), "synthetic", args)
     for path in args.trace:
         name = os.path.basename(path)
