@@ -454,9 +454,9 @@ def _seconds(s: str) -> float:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    from .reproduce import REPRODUCTIONS
+    from .reproduce import run
 
-    return REPRODUCTIONS[args.paper].run(args)
+    return run(args.paper, args)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,8 +12,6 @@ the DR-off run (N_rd, N_wr), DR. Swap those of the DR-on run (N'_rd, N'_wr).
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 #: Table IV of the paper: category → swap MB → (DR disabled, DR enabled, reduction %).
@@ -272,13 +270,3 @@ def report(res: dict[str, Any]) -> str:
         " reflects Table II's background powers and DRAM refresh scaled by swap size; the copies matter little."
     )
     return "\n".join(lines)
-
-
-def run(args: argparse.Namespace) -> int:
-    res = compute(args)
-    if args.json:
-        json.dump(res, sys.stdout, indent=1)
-        print()
-    else:
-        print(report(res))
-    return 0

@@ -15,9 +15,7 @@ be added with ``--trace``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
 from typing import Any
 
 PAPER_APPS = ("angrybirds", "youtube", "chrome", "facebook", "farmstory")
@@ -241,13 +239,3 @@ def report(res: dict[str, Any]) -> str:
         " choices are in docs/POLICIES.md (spo-clock parameters split, donor, write_threshold, cost_ratio)."
     )
     return "\n".join(lines)
-
-
-def run(args: argparse.Namespace) -> int:
-    res = compute(args)
-    if args.json:
-        json.dump(res, sys.stdout, indent=1)
-        print()
-    else:
-        print(report(res))
-    return 0
