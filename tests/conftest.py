@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,4 +30,15 @@ def write(tmp_path: Path, name: str, body: str | bytes) -> Path:
         p.write_text(body)
     else:
         p.write_bytes(body)
+    return p
+
+
+MOBMEM = [sys.executable, "-m", "mobmem.cli"]
+
+
+def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
+    """Runs ``mobmem ARGS`` from the repository root; with ``ok``, asserts that it succeeded."""
+    p = subprocess.run([*MOBMEM, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    if ok:
+        assert p.returncode == 0, p.stderr
     return p

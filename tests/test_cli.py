@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
-from conftest import DATA, ROOT, write
-
-MOBMEM = [sys.executable, "-m", "mobmem.cli"]
-
-
-def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run([*MOBMEM, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
-    if ok:
-        assert p.returncode == 0, p.stderr
-    return p
+from conftest import DATA, ROOT, cli, write
 
 
 def test_make_demo_prints_the_tables():

@@ -4,14 +4,12 @@ reproduction's structure and mechanism (on small workloads)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 import mobmem
 
-from conftest import ROOT, write
+from conftest import cli, write
 
 
 def test_direct_read_through_the_api(tmp_path):
@@ -55,66 +53,23 @@ def test_energy_cli_matches_the_api():
         "--swap-size",
         "256MiB",
     ]
-    p = subprocess.run(
-        [sys.executable, "-m", "mobmem.cli", *args, "--json"], capture_output=True, text=True, cwd=ROOT
-    )
-    assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
+    j = json.loads(cli(*args, "--json").stdout)
     assert j["DRAM-backed"]["total_j"] == pytest.approx(
         mobmem.swap_energy("lpddr2-dram", 3298, 4000, 900, 256 << 20)["total_j"]
     )
     assert j["DR. Swap (PCM)"]["n_rd"] == 1066 and j["flash-backed"]["n_rd"] == 3298
-    text = subprocess.run(
-        [sys.executable, "-m", "mobmem.cli", *args], capture_output=True, text=True, cwd=ROOT
-    ).stdout
+    text = cli(*args).stdout
     saving = 100 * (j["DR. Swap (PCM)"]["total_j"] / j["DRAM-backed"]["total_j"] - 1)
     assert f"{saving:+.2f}%" in text and "total (mAh at 3.8 V)" in text
-    bad = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mobmem.cli",
-            "energy",
-            "--swap-ins",
-            "1",
-            "--swap-outs",
-            "1",
-            "--duration",
-            "soon",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    bad = cli("energy", "--swap-ins", "1", "--swap-outs", "1", "--duration", "soon", ok=False)
     assert bad.returncode == 2 and "soon" in bad.stderr
-    pct = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mobmem.cli",
-            "energy",
-            "--swap-ins",
-            "1",
-            "--swap-outs",
-            "1",
-            "--swap-size",
-            "10%",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    pct = cli("energy", "--swap-ins", "1", "--swap-outs", "1", "--swap-size", "10%", ok=False)
     assert pct.returncode == 2 and "swap-size" in pct.stderr and "10%" in pct.stderr
 
 
 @pytest.fixture(scope="module")
 def repro():
-    p = subprocess.run(
-        [sys.executable, "-m", "mobmem.cli", "reproduce", "dr-swap", "--categories", "news,gaming",
-         "--accesses-per-turn", "20000", "--json"],
-        capture_output=True, text=True, cwd=ROOT, timeout=600,
-    )  # fmt: skip
-    assert p.returncode == 0, p.stderr
+    p = cli("reproduce", "dr-swap", "--categories", "news,gaming", "--accesses-per-turn", "20000", "--json")
     return json.loads(p.stdout)
 
 
@@ -139,13 +94,7 @@ def test_read_mostly_heap_is_what_direct_read_saves(repro):
 
 
 def test_reproduction_report_sets_paper_beside_ours():
-    p = subprocess.run(
-        [sys.executable, "-m", "mobmem.cli", "reproduce", "dr-swap", "--categories", "browser",
-         "--accesses-per-turn", "10000"],
-        capture_output=True, text=True, cwd=ROOT, timeout=600,
-    )  # fmt: skip
-    assert p.returncode == 0, p.stderr
-    out = p.stdout
+    out = cli("reproduce", "dr-swap", "--categories", "browser", "--accesses-per-turn", "10000").stdout
     assert "Table IV" in out and "Fig. 7" in out and "Against the paper:" in out
     assert "6,017" in out and "1,771" in out  # the paper's browser row at 128 MB, beside ours
     assert "synthetic" in out

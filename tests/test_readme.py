@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, cli
 
 README = (ROOT / "README.md").read_text()
 
@@ -35,8 +33,4 @@ def test_readme_lists_commands():
 @pytest.mark.parametrize("command", COMMANDS)
 def test_readme_command_runs(command):
     argv = shlex.split(command)
-    p = subprocess.run(
-        [sys.executable, "-m", "mobmem.cli", *argv[1:]], capture_output=True, text=True, cwd=ROOT, timeout=600
-    )
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.strip()
+    assert cli(*argv[1:]).stdout.strip()

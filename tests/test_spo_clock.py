@@ -4,8 +4,6 @@ traces, and ``mobmem reproduce spo-clock`` (structure, and that its numbers are 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -13,7 +11,7 @@ import mobmem
 from mobmem.cli import build_parser
 from mobmem.reproduce import spo_clock
 
-from conftest import DATA, ROOT, SHARED, write
+from conftest import DATA, SHARED, cli, write
 
 
 def test_new_policies_are_registered():
@@ -116,28 +114,19 @@ def test_reproduction_report_prints_the_papers_numbers_and_says_how_ours_differ(
 
 
 def test_reproduce_cli_json():
-    p = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mobmem.cli",
-            "reproduce",
-            "spo-clock",
-            "--apps",
-            "angrybirds",
-            "--accesses",
-            "50000",
-            "--memory",
-            "10",
-            "--policies",
-            "spo-clock,clock",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
+    p = cli(
+        "reproduce",
+        "spo-clock",
+        "--apps",
+        "angrybirds",
+        "--accesses",
+        "50000",
+        "--memory",
+        "10",
+        "--policies",
+        "spo-clock,clock",
+        "--json",
     )
-    assert p.returncode == 0, p.stderr
     res = json.loads(p.stdout)
     pt = res["workloads"]["angrybirds"]["memory"]["10"]["policies"]
     assert set(pt) == {"spo-clock", "clock"}

@@ -30,7 +30,7 @@
 //! reclaim (mobmem keeps every eviction age), per-cgroup and per-node LRUs.
 
 use super::{Access, Links, List, Policy, PolicySetup, ReclaimCtx, NIL};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::trace::{Op, PageId};
 use serde::{Deserialize, Serialize};
 
@@ -220,9 +220,7 @@ impl Policy for Linux2q {
     type Params = Params;
 
     fn new(s: &PolicySetup, p: Params) -> Result<Self> {
-        if p.swappiness > 200 {
-            return Err(Error::config("params.swappiness", format!("must be 0–200, got {}", p.swappiness)));
-        }
+        super::check_swappiness(p.swappiness)?;
         let n = s.num_pages();
         // inactive_is_low: ratio √(10·GiB) of the memory, 1 below 1 GiB (4 KiB pages).
         let gib = (s.frames as u64 * 4096) >> 30;

@@ -27,7 +27,7 @@
 //! pages joining the oldest generation.
 
 use super::{Access, Links, List, Policy, PolicySetup, ReclaimCtx, NIL};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::trace::PageId;
 use serde::{Deserialize, Serialize};
 
@@ -251,9 +251,7 @@ impl Policy for Mglru {
     type Params = Params;
 
     fn new(s: &PolicySetup, p: Params) -> Result<Self> {
-        if p.swappiness > 200 {
-            return Err(Error::config("params.swappiness", format!("must be 0–200, got {}", p.swappiness)));
-        }
+        super::check_swappiness(p.swappiness)?;
         let n = s.num_pages();
         Ok(Mglru {
             links: Links::new(n),

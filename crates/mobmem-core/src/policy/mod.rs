@@ -159,6 +159,14 @@ policies! {
     "opt" => opt::Opt : "Belady's OPT (offline; the fault-count floor)",
 }
 
+/// `vm.swappiness` of the kernel models: 0 (file only) to 200 (anon only).
+pub(crate) fn check_swappiness(v: u32) -> Result<()> {
+    if v > 200 {
+        return Err(Error::config("params.swappiness", format!("must be 0–200, got {v}")));
+    }
+    Ok(())
+}
+
 /// Reads a policy's typed parameters from a TOML table; unknown keys are errors naming the key.
 pub fn parse_params<T: DeserializeOwned>(policy: &str, table: &toml::Table) -> Result<T> {
     toml::Value::Table(table.clone())
