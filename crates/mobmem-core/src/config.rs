@@ -58,6 +58,74 @@ pub struct SimConfig {
     /// simulated time when absent.
     #[serde(default)]
     pub energy_duration_s: Option<f64>,
+    /// Main memory made of a DRAM and a PCM tier (the hybrid DRAM+PCM paper); DRAM only, with no
+    /// per-access tier charges, when absent.
+    #[serde(default)]
+    pub tiers: Option<TierConfig>,
+}
+
+fn d_pcm_share() -> f64 {
+    0.9
+}
+fn d_dram_tier() -> String {
+    "dram".into()
+}
+fn d_pcm_tier() -> String {
+    "pcm".into()
+}
+fn d_access_bytes() -> u64 {
+    64
+}
+
+/// Two-tier main memory: `memory` is split into DRAM and PCM frames; every access is charged to
+/// the tier its page is in, page moves between tiers are migrations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierConfig {
+    /// Share of `memory` on PCM, 0–1 (the paper's evaluation: 0.9). 0 = DRAM only, charged per
+    /// access like the hybrid runs (the equal-size DRAM baseline).
+    #[serde(default = "d_pcm_share")]
+    pub pcm_share: f64,
+    /// Tier model of the DRAM part (a name from the catalog's tiers).
+    #[serde(default = "d_dram_tier")]
+    pub dram: String,
+    /// Tier model of the PCM part.
+    #[serde(default = "d_pcm_tier")]
+    pub pcm: String,
+    /// Bytes one access moves (one memory operation): 64, a cache line, for CPU traces; the page
+    /// size for buffer-cache traces, whose every request is a page. A page copy (fill, migration)
+    /// is page_size / access_bytes operations.
+    #[serde(default = "d_access_bytes")]
+    pub access_bytes: u64,
+}
+
+impl Default for TierConfig {
+    fn default() -> Self {
+        TierConfig { pcm_share: d_pcm_share(), dram: d_dram_tier(), pcm: d_pcm_tier(), access_bytes: d_access_bytes() }
+    }
+}
+
+impl TierConfig {
+    /// DRAM and PCM frames of `frames` in total: PCM gets the rounded share, DRAM the rest.
+    pub fn split(&self, frames: u64) -> (u64, u64) {
+        let pcm = ((frames as f64) * self.pcm_share).round() as u64;
+        (frames - pcm.min(frames), pcm.min(frames))
+    }
+
+    pub fn validate(&self, catalog: &Catalog, page_size: u64) -> Result<()> {
+        if !(0.0..=1.0).contains(&self.pcm_share) {
+            return Err(Error::config("tiers.pcm_share", format!("{} is not a share in 0–1", self.pcm_share)));
+        }
+        if !self.access_bytes.is_power_of_two() || self.access_bytes > page_size {
+            return Err(Error::config(
+                "tiers.access_bytes",
+                format!("{} is not a power of two ≤ the page size {page_size}", self.access_bytes),
+            ));
+        }
+        catalog.tier(&self.dram, "tiers.dram")?;
+        catalog.tier(&self.pcm, "tiers.pcm")?;
+        Ok(())
+    }
 }
 
 impl SimConfig {
@@ -73,6 +141,7 @@ impl SimConfig {
             cpu_ns_per_access: d_cpu(),
             direct_read: false,
             energy_duration_s: None,
+            tiers: None,
         }
     }
 
@@ -90,6 +159,23 @@ impl SimConfig {
             return Err(Error::config(
                 "direct_read",
                 format!("Direct Read needs a byte-addressable NVM swap device; {:?} is {:?}", self.swap, swap.kind),
+            ));
+        }
+        if let Some(t) = &self.tiers {
+            t.validate(catalog, self.page_size)?;
+            if self.direct_read {
+                return Err(Error::config(
+                    "direct_read",
+                    "Direct Read maps swap pages in place beside DRAM; it is not modelled with PCM tiers",
+                ));
+            }
+        } else if policy::needs_tiers(&self.policy) {
+            return Err(Error::config(
+                "policy",
+                format!(
+                    "{:?} places pages in DRAM and PCM tiers: give a [sim.tiers] section (--pcm-share)",
+                    self.policy
+                ),
             ));
         }
         if let Some(d) = self.energy_duration_s {
@@ -110,6 +196,9 @@ pub struct TraceSection {
     pub format: Option<String>,
     #[serde(default)]
     pub skip_bad_lines: bool,
+    /// A process table side file (pid → oom_score_adj over time), relative to the run file.
+    #[serde(default)]
+    pub procs: Option<PathBuf>,
 }
 
 /// A whole run described in TOML: `[trace]`, `[sim]` (a `SimConfig`), optional `[devices.NAME]`.
@@ -128,9 +217,12 @@ impl RunFile {
     pub fn load(path: &Path) -> Result<(RunFile, Catalog, ReadOptions)> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let mut rf: RunFile = toml::from_str(&text).map_err(|e| Error::toml(path, &text, e))?;
-        if rf.trace.path.is_relative() {
-            if let Some(dir) = path.parent() {
+        if let Some(dir) = path.parent() {
+            if rf.trace.path.is_relative() {
                 rf.trace.path = dir.join(&rf.trace.path);
+            }
+            if let Some(p) = rf.trace.procs.as_mut().filter(|p| p.is_relative()) {
+                *p = dir.join(&*p);
             }
         }
         let mut catalog = Catalog::builtin();
@@ -138,7 +230,11 @@ impl RunFile {
             catalog.add_toml(&toml::to_string(&rf.devices).map_err(|e| Error::Invariant(e.to_string()))?, path)?;
         }
         rf.sim.validate(&catalog)?;
-        let opts = ReadOptions { format: rf.trace.format.clone(), skip_bad_lines: rf.trace.skip_bad_lines };
+        let opts = ReadOptions {
+            format: rf.trace.format.clone(),
+            skip_bad_lines: rf.trace.skip_bad_lines,
+            procs: rf.trace.procs.clone(),
+        };
         Ok((rf, catalog, opts))
     }
 }

@@ -49,8 +49,80 @@ pub struct Meters {
     pub energy: Energy,
     /// CPU time of the accesses (accesses × cpu_ns_per_access).
     pub cpu_ns: f64,
-    /// Simulated time: CPU time plus the I/O the faults waited for.
+    /// Time of the memory operations on the tiers (tiered runs; 0 otherwise).
+    pub memory_ns: f64,
+    /// Simulated time: CPU time, memory time, and the I/O the faults waited for.
     pub sim_time_ns: f64,
+    /// Tiered runs: per-tier counts, migrations, critical-process time and eq. 1 energy.
+    pub tiers: Option<TierMeters>,
+}
+
+/// What a run on DRAM + PCM tiers counts (see docs/HYBRID.md).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct TierMeters {
+    pub dram: TierCounts,
+    pub pcm: TierCounts,
+    /// Pages moved DRAM → PCM, and PCM → DRAM.
+    pub demotions: u64,
+    pub promotions: u64,
+    /// Accesses by processes with oom_score_adj ≤ 0 (system, foreground) and by the others.
+    pub critical: ClassMeters,
+    pub non_critical: ClassMeters,
+    /// False when the trace had no process table: every process was counted critical.
+    pub process_table: bool,
+    /// Operations per page copy: page_size / access_bytes.
+    pub ops_per_page: u64,
+    pub energy: HybridEnergy,
+    /// Bytes written to PCM (accesses, fills and demotions), and the PCM tier's life at this
+    /// write rate with perfect wear levelling (endurance × PCM bytes / bytes written per second).
+    pub pcm_write_bytes: u64,
+    pub pcm_lifetime_years: Option<f64>,
+}
+
+/// One tier's counts.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct TierCounts {
+    pub frames: u64,
+    /// Accesses served by this tier (hits, and the access of a fault once the page is in).
+    pub reads: u64,
+    pub writes: u64,
+    pub hits: u64,
+    /// Pages brought in by faults (new pages).
+    pub fills: u64,
+    /// Pages that left memory from this tier.
+    pub evictions: u64,
+}
+
+/// Accesses of one class of processes and the time they waited.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct ClassMeters {
+    pub accesses: u64,
+    pub hits: u64,
+    pub dram_hits: u64,
+    pub faults: u64,
+    /// Memory and I/O time of this class's accesses, with the moves and evictions they caused.
+    pub elapsed_ns: f64,
+}
+
+/// Energy by the hybrid DRAM+PCM paper's equation 1, and static energy as a separate line, in J.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct HybridEnergy {
+    pub w_d_j: f64,
+    pub r_d_j: f64,
+    pub w_p_j: f64,
+    pub r_p_j: f64,
+    /// Migrations DRAM → PCM (a DRAM page read and a PCM page write each).
+    pub pm_d_j: f64,
+    /// Migrations PCM → DRAM (a PCM page read and a DRAM page write each).
+    pub pm_p_j: f64,
+    /// New pages into DRAM / PCM (a page write each).
+    pub np_d_j: f64,
+    pub np_p_j: f64,
+    /// W_D + R_D + W_P + R_P + PM_D + PM_P + NP_D + NP_P.
+    pub eq1_j: f64,
+    /// Static power × tier size × simulated time (not in eq. 1).
+    pub static_dram_j: f64,
+    pub static_pcm_j: f64,
 }
 
 /// I/O time by device and operation, in ns.
@@ -90,7 +162,7 @@ impl Meters {
         let io = &mut self.io;
         io.total_ns = io.swap_read_ns + io.swap_write_ns + io.file_read_ns + io.file_write_ns;
         self.cpu_ns = self.accesses as f64 * cpu_ns_per_access;
-        self.sim_time_ns = self.cpu_ns + self.io.total_ns;
+        self.sim_time_ns = self.cpu_ns + self.memory_ns + self.io.total_ns;
         let nj = 1e-9;
         self.energy = Energy {
             swap_read_j: self.swap_ins as f64 * swap.read_nj * s * nj,
@@ -120,6 +192,18 @@ pub struct ResolvedConfig {
     pub cpu_ns_per_access: f64,
     pub direct_read: bool,
     pub energy_duration_s: Option<f64>,
+    pub tiers: Option<ResolvedTiers>,
+}
+
+/// The tiers a run used.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedTiers {
+    pub pcm_share: f64,
+    pub dram_frames: u64,
+    pub pcm_frames: u64,
+    pub access_bytes: u64,
+    pub dram: crate::device::TierModel,
+    pub pcm: crate::device::TierModel,
 }
 
 /// One run's result record.

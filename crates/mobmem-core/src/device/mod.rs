@@ -1,6 +1,10 @@
 //! Device models as data: per-operation latency and energy, background power. Named presets live
 //! in `presets.toml` (compiled in); users add their own from a TOML file of the same shape.
 
+mod tier;
+
+pub use tier::TierModel;
+
 use crate::energy::EnergyModel;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -117,11 +121,13 @@ impl DeviceSpec {
     }
 }
 
-/// A devices file: device tables, and optionally energy models under `energy_models`.
+/// A devices file: device tables, and optionally energy models under `energy_models` and memory
+/// tiers under `tiers`.
 /// (A hand-written map visitor rather than `serde(flatten)`, which would lose error positions.)
 #[derive(Default)]
 struct DeviceFile {
     energy_models: BTreeMap<String, EnergyModel>,
+    tiers: BTreeMap<String, tier::TierSpec>,
     devices: BTreeMap<String, DeviceSpec>,
 }
 
@@ -138,6 +144,8 @@ impl<'de> Deserialize<'de> for DeviceFile {
                 while let Some(key) = map.next_key::<String>()? {
                     if key == "energy_models" {
                         out.energy_models = map.next_value()?;
+                    } else if key == "tiers" {
+                        out.tiers = map.next_value()?;
                     } else {
                         let spec = map.next_value()?;
                         out.devices.insert(key, spec);
@@ -155,6 +163,7 @@ impl<'de> Deserialize<'de> for DeviceFile {
 pub struct Catalog {
     devices: BTreeMap<String, Device>,
     models: BTreeMap<String, EnergyModel>,
+    tiers: BTreeMap<String, TierModel>,
 }
 
 const PRESETS: &str = include_str!("presets.toml");
@@ -162,7 +171,7 @@ const PRESETS: &str = include_str!("presets.toml");
 impl Catalog {
     /// The built-in presets.
     pub fn builtin() -> Catalog {
-        let mut c = Catalog { devices: BTreeMap::new(), models: BTreeMap::new() };
+        let mut c = Catalog { devices: BTreeMap::new(), models: BTreeMap::new(), tiers: BTreeMap::new() };
         c.add_models_toml(crate::energy::MODELS, Path::new("<built-in energy models>"))
             .expect("built-in energy models are valid (tested)");
         c.add_toml(PRESETS, Path::new("<built-in presets>")).expect("built-in device presets are valid (tested)");
@@ -203,6 +212,10 @@ impl Catalog {
             let d = spec.resolve(&name, &self.models)?;
             self.devices.insert(name, d);
         }
+        for (name, spec) in file.tiers {
+            let t = spec.resolve(&name)?;
+            self.tiers.insert(name, t);
+        }
         Ok(())
     }
 
@@ -221,6 +234,18 @@ impl Catalog {
 
     pub fn all(&self) -> impl Iterator<Item = &Device> {
         self.devices.values()
+    }
+
+    /// A memory tier model by name (`field` names the setting in errors).
+    pub fn tier(&self, name: &str, field: &str) -> Result<&TierModel> {
+        self.tiers.get(name).ok_or_else(|| {
+            let names: Vec<_> = self.tiers.keys().cloned().collect();
+            Error::config(field, format!("unknown memory tier {name:?}; known: {}", names.join(", ")))
+        })
+    }
+
+    pub fn tiers(&self) -> impl Iterator<Item = &TierModel> {
+        self.tiers.values()
     }
 }
 

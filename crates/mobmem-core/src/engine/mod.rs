@@ -6,143 +6,51 @@
 use crate::config::SimConfig;
 use crate::device::Catalog;
 use crate::error::{Error, Result};
-use crate::meters::{Meters, ResolvedConfig, RunResult};
+use crate::meters::{Meters, ResolvedConfig, ResolvedTiers, RunResult};
+use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Access, Policy, PolicySetup, PolicyVisitor, ReclaimCtx};
-use crate::trace::{Kind, Op, PageId, Trace, TraceStats};
+use crate::trace::{Op, PageId, Trace, TraceStats};
 use std::time::Instant;
 
-/// Page state bits.
-const RESIDENT: u8 = 1;
-/// Touched at least once (a later fault is not cold).
-const SEEN: u8 = 2;
-/// Swap-backed: written at some point (or declared anon).
-const ANON: u8 = 4;
-/// Modified since it was read in (anon: no valid swap copy; file: needs write-back).
-const DIRTY: u8 = 8;
-/// Holds a swap slot with a valid copy (swap cache).
-const SWAP_VALID: u8 = 16;
-/// Declared file-backed: a write dirties it but does not make it anon.
-const FILE_FIXED: u8 = 32;
-/// Mapped read-only in place in the NVM swap area (Direct Read): occupies its swap slot, no frame.
-const NVM_MAPPED: u8 = 64;
+mod pages;
+mod tiered;
+
+use pages::{becomes_anon, FaultIo, Pages};
 
 struct Engine<P> {
     policy: P,
     direct_read: bool,
-    flags: Vec<u8>,
+    pages: Pages,
     resident: usize,
     frames: usize,
-    swap_used: u64,
-    swap_cap: u64,
-    m: Meters,
 }
 
 impl<P: Policy> Engine<P> {
-    /// A write to a resident page: it is dirty now; an unknown-kind page becomes anon; a swap
-    /// copy, if any, is stale and its slot freed.
-    #[inline(always)]
-    fn write_touch(&mut self, id: usize) {
-        let f = &mut self.flags[id];
-        if *f & FILE_FIXED == 0 {
-            *f |= ANON;
-        }
-        *f |= DIRTY;
-        if *f & SWAP_VALID != 0 {
-            *f &= !SWAP_VALID;
-            self.swap_used -= 1;
-        }
-    }
-
-    fn evict(&mut self, v: PageId, index: usize) -> Result<()> {
-        let f = self.flags[v as usize];
-        if f & RESIDENT == 0 {
-            return Err(Error::Invariant(format!("policy chose page {v}, which is not resident")));
-        }
-        if f & ANON != 0 {
-            if f & SWAP_VALID == 0 {
-                if self.swap_used >= self.swap_cap {
-                    return Err(Error::Invariant(format!(
-                        "policy chose dirty anon page {v} while swap is full at access {index}"
-                    )));
-                }
-                self.swap_used += 1;
-                self.m.peak_swap_pages = self.m.peak_swap_pages.max(self.swap_used);
-                if self.swap_used == self.swap_cap && self.m.swap_full_at.is_none() {
-                    self.m.swap_full_at = Some(index as u64);
-                }
-                self.m.swap_outs += 1;
-            } else {
-                self.m.swap_cache_drops += 1;
-            }
-            self.flags[v as usize] = (f & !(RESIDENT | DIRTY)) | SWAP_VALID;
-        } else {
-            if f & DIRTY != 0 {
-                self.m.write_backs += 1;
-            } else {
-                self.m.file_drops += 1;
-            }
-            self.flags[v as usize] = f & !(RESIDENT | DIRTY);
-        }
-        self.resident -= 1;
-        Ok(())
-    }
-
     fn reclaim_one(&mut self, index: usize) -> Result<()> {
-        let full = self.swap_used >= self.swap_cap;
-        let victim = if full {
-            self.m.reclaims_while_swap_full += 1;
-            let flags = &self.flags;
-            let pinned = |p: PageId| flags[p as usize] & (ANON | SWAP_VALID) == ANON;
+        let p = &mut self.pages;
+        let victim = if p.swap_full() {
+            p.m.reclaims_while_swap_full += 1;
+            let flags = &p.flags;
+            let pinned = |v: PageId| pages::pinned(flags, v);
             self.policy.select_victim(&ReclaimCtx { unevictable: Some(&pinned) })
         } else {
             self.policy.select_victim(&ReclaimCtx { unevictable: None })
         };
         match victim {
-            Some(v) => self.evict(v, index),
-            None => Err(Error::OutOfMemory {
-                access: index as u64,
-                msg: format!(
-                    "no page can be reclaimed ({} frames resident, swap {} of {} pages used)",
-                    self.resident, self.swap_used, self.swap_cap
-                ),
-            }),
+            Some(v) => {
+                self.pages.evict(v, index)?;
+                self.resident -= 1;
+                Ok(())
+            }
+            None => Err(self.pages.out_of_memory(index, self.resident)),
         }
     }
 
     #[inline]
     fn fault(&mut self, a: &Access) -> Result<()> {
-        let id = a.page as usize;
-        let f = self.flags[id];
-        self.m.faults += 1;
-        if f & NVM_MAPPED != 0 {
-            // A write to a page mapped in place: migrate it to DRAM (a real swap-in, a copy).
-            self.m.dr_promotions += 1;
-            self.m.swap_ins += 1;
-            self.flags[id] &= !NVM_MAPPED;
-        } else if f & SEEN == 0 {
-            if becomes_anon(f, a.op) {
-                // Zero-fill. An anon page has no copy anywhere yet: it is dirty from birth.
-                // (A declared file page is read from its file first, even when written.)
-                self.m.cold_anon += 1;
-                self.flags[id] |= ANON | DIRTY;
-            } else {
-                self.m.cold_file += 1;
-            }
-        } else if f & ANON != 0 {
-            if f & SWAP_VALID == 0 {
-                return Err(Error::Invariant(format!("anon page {id} faulted with no swap copy")));
-            }
-            self.m.swap_faults += 1;
-            if self.direct_read && !a.op.is_write() {
-                // Direct Read: map the NVM page read-only where it is. No copy, no DRAM frame, and
-                // the policy never sees the page (it is not in DRAM).
-                self.m.dr_maps += 1;
-                self.flags[id] |= NVM_MAPPED;
-                return Ok(());
-            }
-            self.m.swap_ins += 1;
-        } else {
-            self.m.file_rereads += 1;
+        if self.pages.classify(a, self.direct_read)? == FaultIo::Mapped {
+            // Direct Read mapped the NVM page in place: no frame, and the policy never sees it.
+            return Ok(());
         }
         self.policy.on_miss(a);
         if self.resident >= self.frames {
@@ -151,11 +59,8 @@ impl<P: Policy> Engine<P> {
         if self.policy.needs_room() {
             self.reclaim_one(a.index)?;
         }
-        self.flags[id] |= RESIDENT | SEEN;
+        self.pages.admit(a);
         self.resident += 1;
-        if a.op.is_write() {
-            self.write_touch(id);
-        }
         self.policy.on_insert(a);
         Ok(())
     }
@@ -163,45 +68,24 @@ impl<P: Policy> Engine<P> {
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         for (index, &w) in trace.accesses.iter().enumerate() {
             let op = Op::from_bits(w);
-            let f = self.flags[(w >> 2) as usize];
+            let f = self.pages.flags[(w >> 2) as usize];
             let a = Access { page: w >> 2, op, index, anon: becomes_anon(f, op) };
-            if f & RESIDENT != 0 {
-                self.m.hits += 1;
+            if f & pages::RESIDENT != 0 {
+                self.pages.m.hits += 1;
                 if a.op.is_write() {
-                    self.write_touch(a.page as usize);
+                    self.pages.write_touch(a.page as usize);
                 }
                 self.policy.on_hit(&a);
-            } else if f & NVM_MAPPED != 0 && !a.op.is_write() {
+            } else if f & pages::NVM_MAPPED != 0 && !a.op.is_write() {
                 // A read of a page mapped in place: served from NVM, no fault.
-                self.m.hits += 1;
-                self.m.dr_hits += 1;
+                self.pages.m.hits += 1;
+                self.pages.m.dr_hits += 1;
             } else {
                 self.fault(&a)?;
             }
         }
-        self.m.accesses = trace.len() as u64;
+        self.pages.m.accesses = trace.len() as u64;
         Ok(())
-    }
-}
-
-/// Whether a page with flags `f` is anon once an access `op` is done (a write makes an undeclared
-/// page anon).
-#[inline(always)]
-fn becomes_anon(f: u8, op: Op) -> bool {
-    f & ANON != 0 || (op.is_write() && f & FILE_FIXED == 0)
-}
-
-fn initial_flags(trace: &Trace) -> Vec<u8> {
-    match &trace.page_kinds {
-        None => vec![0; trace.num_pages()],
-        Some(k) => k
-            .iter()
-            .map(|&k| match Kind::from_u8(k) {
-                Kind::Anon => ANON,
-                Kind::File => FILE_FIXED,
-                Kind::Unknown => 0,
-            })
-            .collect(),
     }
 }
 
@@ -222,15 +106,53 @@ impl PolicyVisitor for Run<'_> {
         let mut e = Engine {
             policy,
             direct_read: self.direct_read,
-            flags: initial_flags(self.trace),
+            pages: Pages::new(self.trace, self.swap_cap),
             resident: 0,
             frames: self.frames,
-            swap_used: 0,
-            swap_cap: self.swap_cap,
-            m: Meters::default(),
         };
         e.replay(self.trace)?;
-        Ok(e.m)
+        Ok(e.pages.m)
+    }
+}
+
+/// A tiered run of a hybrid policy, or of a flat one through `Stacked`.
+struct TieredRun<'a> {
+    trace: &'a Trace,
+    costs: policy::IoCosts,
+    dram: usize,
+    pcm: usize,
+    swap_cap: u64,
+    params: &'a toml::Table,
+    tier_costs: Option<tiered::Costs>,
+}
+
+impl TieredRun<'_> {
+    fn go<T: TierPolicy>(mut self, name: &'static str, params: T::Params) -> Result<Meters> {
+        let _ = name;
+        let policy = T::new(
+            &TierSetup { dram_frames: self.dram, pcm_frames: self.pcm, trace: self.trace, costs: self.costs },
+            params,
+        )?;
+        let costs = self.tier_costs.take().ok_or_else(|| Error::Invariant("tier costs used twice".into()))?;
+        let mut e = tiered::Tiered::new(policy, self.trace, self.dram, self.pcm, self.swap_cap, costs);
+        e.replay(self.trace)?;
+        Ok(e.into_meters())
+    }
+}
+
+impl TierPolicyVisitor for TieredRun<'_> {
+    type Output = Result<Meters>;
+    fn visit<T: TierPolicy>(self, name: &'static str) -> Result<Meters> {
+        let params: T::Params = policy::parse_params(name, self.params)?;
+        self.go::<T>(name, params)
+    }
+}
+
+impl PolicyVisitor for TieredRun<'_> {
+    type Output = Result<Meters>;
+    fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
+        let params: P::Params = policy::parse_params(name, self.params)?;
+        self.go::<Stacked<P>>(name, params)
     }
 }
 
@@ -252,25 +174,51 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
     let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
     // Device figures are per 4 KiB (as in `Meters::finish`).
     let scale = cfg.page_size as f64 / 4096.0;
+    let costs = policy::IoCosts {
+        swap_read_ns: swap.read_ns * scale,
+        swap_write_ns: swap.write_ns * scale,
+        file_read_ns: storage.read_ns * scale,
+        file_write_ns: storage.write_ns * scale,
+    };
+    let swap_cap = swap_pages.unwrap_or(u64::MAX);
+    let tiers = match &cfg.tiers {
+        None => None,
+        Some(t) => {
+            let (dram, pcm) = t.split(frames);
+            let models = (catalog.tier(&t.dram, "tiers.dram")?.clone(), catalog.tier(&t.pcm, "tiers.pcm")?.clone());
+            Some((t, dram, pcm, models))
+        }
+    };
     let start = Instant::now();
-    let mut m = policy::dispatch(
-        &cfg.policy,
-        Run {
+    let mut m = if let Some((t, dram, pcm, (dm, pm))) = &tiers {
+        if let Some(procs) = &trace.procs {
+            procs.check_covers(trace, "the trace's process table")?;
+        }
+        let run = |c| TieredRun {
             trace,
-            costs: policy::IoCosts {
-                swap_read_ns: swap.read_ns * scale,
-                swap_write_ns: swap.write_ns * scale,
-                file_read_ns: storage.read_ns * scale,
-                file_write_ns: storage.write_ns * scale,
-            },
-            direct_read: cfg.direct_read,
-            frames: frames as usize,
-            swap_cap: swap_pages.unwrap_or(u64::MAX),
+            costs,
+            dram: *dram as usize,
+            pcm: *pcm as usize,
+            swap_cap,
             params: &cfg.params,
-        },
-    )??;
+            tier_costs: Some(c),
+        };
+        let c = || tiered::Costs::new(dm, pm, cfg.page_size / t.access_bytes, costs);
+        match hybrid::dispatch(&cfg.policy, run(c())) {
+            Some(r) => r?,
+            None => policy::dispatch(&cfg.policy, run(c()))??,
+        }
+    } else {
+        policy::dispatch(
+            &cfg.policy,
+            Run { trace, costs, direct_read: cfg.direct_read, frames: frames as usize, swap_cap, params: &cfg.params },
+        )??
+    };
     let wall = start.elapsed().as_secs_f64();
     m.finish(&swap, &storage, cfg.page_size, cfg.cpu_ns_per_access);
+    if let Some((t, _, _, (dm, pm))) = &tiers {
+        tiered::finish_energy(&mut m, dm, pm, t.access_bytes, cfg.page_size);
+    }
     let swap_energy = match &swap.energy_model {
         Some(name) => {
             // The area's size scales DRAM refresh: the configured size, else what the run used.
@@ -294,6 +242,14 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
             cpu_ns_per_access: cfg.cpu_ns_per_access,
             direct_read: cfg.direct_read,
             energy_duration_s: cfg.energy_duration_s,
+            tiers: tiers.map(|(t, dram, pcm, (dm, pm))| ResolvedTiers {
+                pcm_share: t.pcm_share,
+                dram_frames: dram,
+                pcm_frames: pcm,
+                access_bytes: t.access_bytes,
+                dram: dm,
+                pcm: pm,
+            }),
         },
         trace: stats.clone(),
         accesses_per_s: if wall > 0.0 { m.accesses as f64 / wall } else { 0.0 },

@@ -8,6 +8,7 @@ mod list;
 pub mod arc;
 pub mod clock;
 pub mod fifo;
+pub mod hybrid;
 pub mod linux_2q;
 pub mod lru;
 pub mod mglru;
@@ -140,7 +141,7 @@ macro_rules! policies {
                 $($name => Ok(v.visit::<$ty>($name)),)*
                 _ => Err(Error::config(
                     "policy",
-                    format!("unknown policy {name:?}; known: {}", NAMES.join(", ")),
+                    format!("unknown policy {name:?}; known: {}, {}", NAMES.join(", "), hybrid::NAMES.join(", ")),
                 )),
             }
         }
@@ -157,6 +158,11 @@ policies! {
     "linux-2q" => linux_2q::Linux2q : "Linux active/inactive anon and file lists, swappiness, workingset refaults",
     "mglru" => mglru::Mglru : "multi-generational LRU (Linux 6.1+, Android): generations, aging walks, tiers, refault-balanced types",
     "opt" => opt::Opt : "Belady's OPT (offline; the fault-count floor)",
+}
+
+/// Whether `name` is a hybrid-memory policy (it needs `[sim.tiers]`).
+pub fn needs_tiers(name: &str) -> bool {
+    hybrid::NAMES.contains(&name)
 }
 
 /// `vm.swappiness` of the kernel models: 0 (file only) to 200 (anon only).
@@ -176,6 +182,9 @@ pub fn parse_params<T: DeserializeOwned>(policy: &str, table: &toml::Table) -> R
 
 /// Parameters with their defaults filled in, as JSON (for the result's config echo).
 pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Value> {
+    if let Some(r) = hybrid::resolved_params(name, table) {
+        return r;
+    }
     struct V<'a>(&'a toml::Table);
     impl PolicyVisitor for V<'_> {
         type Output = Result<serde_json::Value>;

@@ -6,6 +6,7 @@ pub mod formats;
 pub mod gen;
 mod input;
 mod pagemap;
+pub mod procs;
 
 use crate::error::{Error, Result};
 use pagemap::PageMap;
@@ -14,6 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use input::{open_input, Compression, LineReader};
+pub use procs::{is_critical, AdjChange, ProcTable};
 
 /// Dense page id, assigned in order of first appearance.
 pub type PageId = u32;
@@ -125,6 +127,8 @@ pub struct Trace {
     /// File of each file page (index into `files`, `u32::MAX` for none), when the trace names files.
     pub page_files: Option<Vec<u32>>,
     pub files: Vec<String>,
+    /// `oom_score_adj` of the processes over the trace, when the trace or a side file gives it.
+    pub procs: Option<ProcTable>,
     pub skipped: Skipped,
 }
 
@@ -214,6 +218,8 @@ pub struct ReadOptions {
     pub format: Option<String>,
     /// Count and skip malformed lines instead of failing on the first.
     pub skip_bad_lines: bool,
+    /// A process table side file (pid → `oom_score_adj` over time); see `procs`.
+    pub procs: Option<PathBuf>,
 }
 
 /// One access with every optional column (the CSV reader's record).
@@ -224,6 +230,8 @@ pub struct Record<'a> {
     pub time: Option<u64>,
     pub kind: Kind,
     pub file: Option<&'a str>,
+    /// The process's `oom_score_adj` from this access on (CSV `adj` column).
+    pub adj: Option<i32>,
 }
 
 /// Builds a `Trace` from parsed records: assigns dense ids, keeps the per-page columns.
@@ -240,6 +248,9 @@ pub struct TraceBuilder {
     has_kinds: bool,
     has_files: bool,
     has_times: bool,
+    procs: Option<ProcTable>,
+    /// Current adj of each pid given one (for change detection).
+    adj_now: HashMap<u32, i32>,
     skip_bad_lines: bool,
 }
 
@@ -258,6 +269,8 @@ impl TraceBuilder {
             has_kinds: false,
             has_files: false,
             has_times: false,
+            procs: None,
+            adj_now: HashMap::new(),
             skip_bad_lines: opts.skip_bad_lines,
         }
     }
@@ -326,8 +339,13 @@ impl TraceBuilder {
     /// Appends an access with the optional columns. A page's kind and file are fixed by their
     /// first declaration; a later contradiction is a format error.
     pub fn push_full(&mut self, line: u64, r: Record<'_>) -> Result<()> {
-        let Record { pid, page, op, time, kind, file } = r;
+        let Record { pid, page, op, time, kind, file, adj } = r;
         let id = self.page_id(line, pid, page)?;
+        if let Some(a) = adj {
+            if self.adj_now.insert(pid, a) != Some(a) {
+                self.procs.get_or_insert_with(ProcTable::default).set(self.trace.accesses.len() as u64, pid, a);
+            }
+        }
         if self.has_kinds && kind != Kind::Unknown {
             let k = self.kinds[id as usize];
             if k == Kind::Unknown as u8 {
@@ -386,6 +404,9 @@ impl TraceBuilder {
         if self.has_times {
             self.trace.times = Some(self.times);
         }
+        if self.procs.is_some() {
+            self.trace.procs = self.procs;
+        }
         self.trace
     }
 }
@@ -400,9 +421,21 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
     };
     let mut b = TraceBuilder::new(path, opts);
     (fmt.read)(&mut input, &mut b)?;
-    let t = b.finish(fmt.name);
+    let mut t = b.finish(fmt.name);
     if t.is_empty() {
         return Err(Error::format(path, input.line_no(), format!("no accesses: the {} trace is empty", fmt.name)));
+    }
+    if let Some(p) = &t.procs {
+        p.check_covers(&t, &format!("the adj column of {}", path.display()))?;
+    }
+    if let Some(side) = &opts.procs {
+        if t.procs.is_some() {
+            return Err(Error::config(
+                "procs",
+                format!("{} has an adj column already; give the process table in one place", path.display()),
+            ));
+        }
+        t.procs = Some(ProcTable::load(side, &t)?);
     }
     Ok(t)
 }

@@ -2,28 +2,40 @@
 //! trace already in dense ids, so loading it needs no hashing. All integers little-endian:
 //!
 //! ```text
-//! magic "MOBMEMTR" | version u32 | flags u32 (1 pids, 2 kinds, 4 files, 8 times)
+//! magic "MOBMEMTR" | version u32 | flags u32 (1 pids, 2 kinds, 4 files, 8 times, 16 procs)
 //! n_accesses u64 | n_pages u64 | n_files u64
 //! page_numbers u64 × n_pages | [pids u32 × n_pages] | [kinds u8 × n_pages]
 //! [page_files u32 × n_pages | n_files × (len u32, UTF-8 bytes)]
 //! accesses u32 × n_accesses (id << 2 | op) | [times u64 × n_accesses]
+//! [n_initial u64 | (pid u32, adj i32) × n_initial | n_changes u64 | (at u64, pid u32, adj i32) × n_changes]
 //! end magic "MOBMEMEN"
 //! ```
+//! Version 2 added the process table (flag 16); version 1 files are still read.
 //! A reader checks every count, id and op, and the end magic, so a truncated file is an error
 //! that says how far it got.
 
 use super::FormatEntry;
 use crate::error::{Error, Result};
-use crate::trace::{LineReader, Trace, TraceBuilder, MAX_PAGES};
+use crate::trace::procs::{MAX_ADJ, MIN_ADJ};
+use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_PAGES};
+
+fn check_adj(adj: i32) -> std::result::Result<(), String> {
+    if (MIN_ADJ..=MAX_ADJ).contains(&adj) {
+        Ok(())
+    } else {
+        Err(format!("process table holds adj {adj}, outside {MIN_ADJ}..={MAX_ADJ}"))
+    }
+}
 use std::io::{self, Write};
 
 pub const MAGIC: &[u8; 8] = b"MOBMEMTR";
 const END_MAGIC: &[u8; 8] = b"MOBMEMEN";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const F_PIDS: u32 = 1;
 const F_KINDS: u32 = 2;
 const F_FILES: u32 = 4;
 const F_TIMES: u32 = 8;
+const F_PROCS: u32 = 16;
 
 pub const FORMAT: FormatEntry = FormatEntry {
     name: "binary",
@@ -87,11 +99,11 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         return Err(bad("not a mobmem binary trace (bad magic)".into()));
     }
     let version = c.u32("the header")?;
-    if version != VERSION {
-        return Err(bad(format!("binary trace version {version}; this mobmem reads version {VERSION}")));
+    if !(1..=VERSION).contains(&version) {
+        return Err(bad(format!("binary trace version {version}; this mobmem reads versions 1 to {VERSION}")));
     }
     let flags = c.u32("the header")?;
-    if flags & !(F_PIDS | F_KINDS | F_FILES | F_TIMES) != 0 {
+    if flags & !(F_PIDS | F_KINDS | F_FILES | F_TIMES | F_PROCS) != 0 || (version < 2 && flags & F_PROCS != 0) {
         return Err(bad(format!("unknown flags {flags:#x} in header")));
     }
     let n_acc = c.u64("the header")?;
@@ -146,6 +158,31 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         }
         t.times = Some(times);
     }
+    if flags & F_PROCS != 0 {
+        let what = "the process table";
+        let mut procs = ProcTable::default();
+        let n = c.u64(what)?;
+        for _ in 0..n.min(u32::MAX as u64 + 1) {
+            let pid = c.u32(what)?;
+            let adj = c.u32(what)? as i32;
+            check_adj(adj).map_err(&bad)?;
+            procs.initial.insert(pid, adj);
+        }
+        let n = c.u64(what)?;
+        let mut prev = 0;
+        for _ in 0..n.min(n_acc) {
+            let at = c.u64(what)?;
+            let pid = c.u32(what)?;
+            let adj = c.u32(what)? as i32;
+            check_adj(adj).map_err(&bad)?;
+            if at < prev || at >= n_acc {
+                return Err(bad(format!("process table change at access {at} is out of order or past the end")));
+            }
+            prev = at;
+            procs.changes.push(AdjChange { at, pid, adj });
+        }
+        t.procs = Some(procs);
+    }
     let mut end = [0u8; 8];
     c.bytes(&mut end, "the end marker")?;
     if &end != END_MAGIC {
@@ -171,6 +208,9 @@ fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
     }
     if t.times.is_some() {
         flags |= F_TIMES;
+    }
+    if t.procs.is_some() {
+        flags |= F_PROCS;
     }
     w.write_all(MAGIC)?;
     w.write_all(&VERSION.to_le_bytes())?;
@@ -209,6 +249,19 @@ fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
     dump!(t.accesses.iter());
     if let Some(ts) = &t.times {
         dump!(ts.iter());
+    }
+    if let Some(p) = &t.procs {
+        w.write_all(&(p.initial.len() as u64).to_le_bytes())?;
+        for (&pid, &adj) in &p.initial {
+            w.write_all(&pid.to_le_bytes())?;
+            w.write_all(&adj.to_le_bytes())?;
+        }
+        w.write_all(&(p.changes.len() as u64).to_le_bytes())?;
+        for c in &p.changes {
+            w.write_all(&c.at.to_le_bytes())?;
+            w.write_all(&c.pid.to_le_bytes())?;
+            w.write_all(&c.adj.to_le_bytes())?;
+        }
     }
     w.write_all(END_MAGIC)
 }

@@ -1,21 +1,23 @@
 //! CSV with a header naming the columns: `page` and `op` are required; `pid`, `time_ns`, `kind`
-//! (`anon`, `file` or empty) and `file` are optional. Plain comma-separated fields (no quoting).
+//! (`anon`, `file` or empty), `file` and `adj` (the process's `oom_score_adj` from this access on;
+//! empty = unchanged) are optional. Plain comma-separated fields (no quoting).
 //! `page` is decimal, or hex with a `0x` prefix. An unknown column is an error, not ignored.
 
 use super::{parse_dec, parse_hex, show, FormatEntry};
 use crate::error::{Error, Result};
+use crate::trace::procs::{MAX_ADJ, MIN_ADJ};
 use crate::trace::{Kind, LineReader, Op, Record, Trace, TraceBuilder};
 use std::io::{self, Write};
 
 pub const FORMAT: FormatEntry = FormatEntry {
     name: "csv",
-    description: "CSV with header: page,op[,pid][,time_ns][,kind][,file]",
+    description: "CSV with header: page,op[,pid][,time_ns][,kind][,file][,adj]",
     sniff,
     read,
     write: Some(write),
 };
 
-const COLUMNS: [&str; 6] = ["page", "op", "pid", "time_ns", "kind", "file"];
+const COLUMNS: [&str; 7] = ["page", "op", "pid", "time_ns", "kind", "file", "adj"];
 
 fn sniff(head: &[u8]) -> bool {
     let first = head.split(|&c| c == b'\n').next().unwrap_or(b"");
@@ -29,7 +31,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     };
     let names: Vec<String> =
         String::from_utf8_lossy(header).split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
-    let mut col = [usize::MAX; 6];
+    let mut col = [usize::MAX; 7];
     for (i, name) in names.iter().enumerate() {
         match COLUMNS.iter().position(|c| c == name) {
             Some(k) if col[k] == usize::MAX => col[k] = i,
@@ -48,7 +50,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             return Err(Error::format(input.path(), 1, format!("header lacks the required column {:?}", COLUMNS[req])));
         }
     }
-    let [_, _, c_pid, c_time, c_kind, c_file] = col;
+    let [_, _, c_pid, c_time, c_kind, c_file, c_adj] = col;
     b.set_columns(c_pid != usize::MAX, c_kind != usize::MAX, c_file != usize::MAX, c_time != usize::MAX);
     let ncols = names.len();
     let mut spans: Vec<(usize, usize)> = Vec::with_capacity(ncols);
@@ -72,8 +74,8 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             continue;
         }
         let field = |k: usize| line[spans[k].0..spans[k].1].trim_ascii();
-        let fields: [&[u8]; 6] = std::array::from_fn(|k| if col[k] == usize::MAX { &b""[..] } else { field(col[k]) });
-        let [page_s, op_s, pid_s, time_s, kind_s, file_s] = fields;
+        let fields: [&[u8]; 7] = std::array::from_fn(|k| if col[k] == usize::MAX { &b""[..] } else { field(col[k]) });
+        let [page_s, op_s, pid_s, time_s, kind_s, file_s, adj_s] = fields;
         let page = match page_s.strip_prefix(b"0x").or_else(|| page_s.strip_prefix(b"0X")) {
             Some(h) => parse_hex(h),
             None => parse_dec(page_s),
@@ -132,7 +134,19 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         } else {
             None
         };
-        b.push_full(n, Record { pid, page, op, time, kind, file })?;
+        let adj = if c_adj != usize::MAX && !adj_s.is_empty() {
+            let v = std::str::from_utf8(adj_s).ok().and_then(|s| s.parse::<i32>().ok());
+            match v.filter(|a| (MIN_ADJ..=MAX_ADJ).contains(a)) {
+                Some(a) => Some(a),
+                None => {
+                    b.bad_line(n, format!("adj {:?} is not an oom_score_adj in {MIN_ADJ}..={MAX_ADJ}", show(adj_s)))?;
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
+        b.push_full(n, Record { pid, page, op, time, kind, file, adj })?;
     }
     Ok(())
 }
@@ -151,7 +165,14 @@ fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
     if t.page_files.is_some() {
         header.push("file");
     }
+    if t.procs.is_some() {
+        header.push("adj");
+    }
     writeln!(w, "{}", header.join(","))?;
+    // Each row carries its process's adj at that access, so a re-read gives the same values.
+    let mut adj_now: std::collections::HashMap<u32, i32> =
+        t.procs.as_ref().map(|p| p.initial.iter().map(|(&k, &v)| (k, v)).collect()).unwrap_or_default();
+    let mut next_change = 0;
     let mut line = String::with_capacity(64);
     for (i, &a) in t.accesses.iter().enumerate() {
         use std::fmt::Write as _;
@@ -176,6 +197,15 @@ fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
             if f[id] != u32::MAX {
                 line.push_str(&t.files[f[id] as usize]);
             }
+        }
+        if let Some(p) = &t.procs {
+            while next_change < p.changes.len() && p.changes[next_change].at <= i as u64 {
+                let c = p.changes[next_change];
+                adj_now.insert(c.pid, c.adj);
+                next_change += 1;
+            }
+            let pid = t.page_pids.as_ref().map_or(0, |pp| pp[id]);
+            let _ = write!(line, ",{}", adj_now.get(&pid).copied().unwrap_or(0));
         }
         line.push('\n');
         w.write_all(line.as_bytes())?;

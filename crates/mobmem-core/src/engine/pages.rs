@@ -1,0 +1,202 @@
+//! Page state shared by the flat and the tiered engine: what each page is (anon or file, dirty,
+//! swapped), the swap area's slots, and the fault and eviction semantics of DESIGN.md with their
+//! counters. Where a resident page sits (which frame, which tier) is the engines' business.
+
+use crate::error::{Error, Result};
+use crate::meters::Meters;
+use crate::policy::Access;
+use crate::trace::{Kind, Op, PageId, Trace};
+
+/// In memory (DRAM, or a tier).
+pub const RESIDENT: u8 = 1;
+/// Touched at least once (a later fault is not cold).
+pub const SEEN: u8 = 2;
+/// Swap-backed: written at some point (or declared anon).
+pub const ANON: u8 = 4;
+/// Modified since it was read in (anon: no valid swap copy; file: needs write-back).
+pub const DIRTY: u8 = 8;
+/// Holds a swap slot with a valid copy (swap cache).
+pub const SWAP_VALID: u8 = 16;
+/// Declared file-backed: a write dirties it but does not make it anon.
+pub const FILE_FIXED: u8 = 32;
+/// Mapped read-only in place in the NVM swap area (Direct Read): occupies its swap slot, no frame.
+pub const NVM_MAPPED: u8 = 64;
+
+/// Whether a page with flags `f` is anon once an access `op` is done (a write makes an undeclared
+/// page anon).
+#[inline(always)]
+pub fn becomes_anon(f: u8, op: Op) -> bool {
+    f & ANON != 0 || (op.is_write() && f & FILE_FIXED == 0)
+}
+
+/// A dirty anon page with no swap copy: it cannot leave memory while swap is full.
+#[inline(always)]
+pub fn pinned(flags: &[u8], p: PageId) -> bool {
+    flags[p as usize] & (ANON | SWAP_VALID) == ANON
+}
+
+/// The read a fault needs before its page can be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultIo {
+    /// First touch of an anon page (zero-fill), or a page promoted from an in-place NVM mapping
+    /// (a copy at memory speed, counted as a swap-in).
+    None,
+    SwapRead,
+    FileRead,
+    /// Direct Read mapped the swapped page in place: no frame is taken.
+    Mapped,
+}
+
+/// The I/O an eviction did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvictIo {
+    None,
+    SwapWrite,
+    FileWrite,
+}
+
+pub struct Pages {
+    pub flags: Vec<u8>,
+    pub swap_used: u64,
+    pub swap_cap: u64,
+    pub m: Meters,
+}
+
+impl Pages {
+    pub fn new(trace: &Trace, swap_cap: u64) -> Pages {
+        let flags = match &trace.page_kinds {
+            None => vec![0; trace.num_pages()],
+            Some(k) => k
+                .iter()
+                .map(|&k| match Kind::from_u8(k) {
+                    Kind::Anon => ANON,
+                    Kind::File => FILE_FIXED,
+                    Kind::Unknown => 0,
+                })
+                .collect(),
+        };
+        Pages { flags, swap_used: 0, swap_cap, m: Meters::default() }
+    }
+
+    #[inline(always)]
+    pub fn swap_full(&self) -> bool {
+        self.swap_used >= self.swap_cap
+    }
+
+    /// A write to a resident page: it is dirty now; an unknown-kind page becomes anon; a swap
+    /// copy, if any, is stale and its slot freed.
+    #[inline(always)]
+    pub fn write_touch(&mut self, id: usize) {
+        let f = &mut self.flags[id];
+        if *f & FILE_FIXED == 0 {
+            *f |= ANON;
+        }
+        *f |= DIRTY;
+        if *f & SWAP_VALID != 0 {
+            *f &= !SWAP_VALID;
+            self.swap_used -= 1;
+        }
+    }
+
+    /// Takes `v` out of memory: dirty anon → swap-out, clean anon with a swap copy → dropped,
+    /// dirty file → written back, clean file → dropped.
+    pub fn evict(&mut self, v: PageId, index: usize) -> Result<EvictIo> {
+        let f = self.flags[v as usize];
+        if f & RESIDENT == 0 {
+            return Err(Error::Invariant(format!("policy chose page {v}, which is not resident")));
+        }
+        let io = if f & ANON != 0 {
+            let io = if f & SWAP_VALID == 0 {
+                if self.swap_full() {
+                    return Err(Error::Invariant(format!(
+                        "policy chose dirty anon page {v} while swap is full at access {index}"
+                    )));
+                }
+                self.swap_used += 1;
+                self.m.peak_swap_pages = self.m.peak_swap_pages.max(self.swap_used);
+                if self.swap_used == self.swap_cap && self.m.swap_full_at.is_none() {
+                    self.m.swap_full_at = Some(index as u64);
+                }
+                self.m.swap_outs += 1;
+                EvictIo::SwapWrite
+            } else {
+                self.m.swap_cache_drops += 1;
+                EvictIo::None
+            };
+            self.flags[v as usize] = (f & !(RESIDENT | DIRTY)) | SWAP_VALID;
+            io
+        } else {
+            let io = if f & DIRTY != 0 {
+                self.m.write_backs += 1;
+                EvictIo::FileWrite
+            } else {
+                self.m.file_drops += 1;
+                EvictIo::None
+            };
+            self.flags[v as usize] = f & !(RESIDENT | DIRTY);
+            io
+        };
+        Ok(io)
+    }
+
+    /// Counts a fault on `a.page` by cause and says what it reads. Under Direct Read a read fault
+    /// on a swapped page is mapped in place (`Mapped`) and needs no frame.
+    #[inline]
+    pub fn classify(&mut self, a: &Access, direct_read: bool) -> Result<FaultIo> {
+        let id = a.page as usize;
+        let f = self.flags[id];
+        self.m.faults += 1;
+        if f & NVM_MAPPED != 0 {
+            // A write to a page mapped in place: migrate it to DRAM (a real swap-in, a copy).
+            self.m.dr_promotions += 1;
+            self.m.swap_ins += 1;
+            self.flags[id] &= !NVM_MAPPED;
+            Ok(FaultIo::None)
+        } else if f & SEEN == 0 {
+            if becomes_anon(f, a.op) {
+                // Zero-fill. An anon page has no copy anywhere yet: it is dirty from birth.
+                // (A declared file page is read from its file first, even when written.)
+                self.m.cold_anon += 1;
+                self.flags[id] |= ANON | DIRTY;
+                Ok(FaultIo::None)
+            } else {
+                self.m.cold_file += 1;
+                Ok(FaultIo::FileRead)
+            }
+        } else if f & ANON != 0 {
+            if f & SWAP_VALID == 0 {
+                return Err(Error::Invariant(format!("anon page {id} faulted with no swap copy")));
+            }
+            self.m.swap_faults += 1;
+            if direct_read && !a.op.is_write() {
+                self.m.dr_maps += 1;
+                self.flags[id] |= NVM_MAPPED;
+                return Ok(FaultIo::Mapped);
+            }
+            self.m.swap_ins += 1;
+            Ok(FaultIo::SwapRead)
+        } else {
+            self.m.file_rereads += 1;
+            Ok(FaultIo::FileRead)
+        }
+    }
+
+    /// The faulted page is now in memory; a write dirties it.
+    #[inline]
+    pub fn admit(&mut self, a: &Access) {
+        self.flags[a.page as usize] |= RESIDENT | SEEN;
+        if a.op.is_write() {
+            self.write_touch(a.page as usize);
+        }
+    }
+
+    pub fn out_of_memory(&self, index: usize, resident: usize) -> Error {
+        Error::OutOfMemory {
+            access: index as u64,
+            msg: format!(
+                "no page can be reclaimed ({resident} frames resident, swap {} of {} pages used)",
+                self.swap_used, self.swap_cap
+            ),
+        }
+    }
+}
