@@ -270,11 +270,15 @@ impl<T: TierPolicy> Tiered<T> {
                 let t = Tier::from_idx(self.tier[page as usize]);
                 in_dram = t == Tier::Dram;
                 self.counts(t).hits += 1;
-                self.charge_op(t, op.is_write());
                 let ta = TierAccess { a, critical, dirty: self.pages.flags[page as usize] & DIRTY != 0 };
-                if self.policy.on_hit(&ta, t) {
+                // A migrating page moves first; the access is served where it lands.
+                let served = if self.policy.on_hit(&ta, t) {
                     self.migrate(&ta, t)?;
-                }
+                    t.other()
+                } else {
+                    t
+                };
+                self.charge_op(served, op.is_write());
             } else {
                 self.fault(&a, critical)?;
             }

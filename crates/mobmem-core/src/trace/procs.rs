@@ -4,7 +4,8 @@
 //!
 //! Side file: CSV with a header; `pid` and `adj` (or `oom_score_adj`) required, and at most one of
 //! `access` (0-based index of the first access the value holds for) or `time_ns` (the first access
-//! at or after that time; the trace must carry times). A row without either holds from the start.
+//! at or after that time; the trace must carry times). A row without either (or with it empty)
+//! holds from the start.
 //! A `name` column is allowed and only documents the row.
 
 use super::{open_input, Trace};
@@ -136,11 +137,12 @@ impl ProcTable {
                 fields[col[1]].parse().ok().filter(|a| (MIN_ADJ..=MAX_ADJ).contains(a)).ok_or_else(|| {
                     Error::format(path, n, format!("adj {:?} is not in {MIN_ADJ}..={MAX_ADJ}", fields[col[1]]))
                 })?;
-            let at = if col[2] != usize::MAX {
+            let when = |k: usize| col[k] != usize::MAX && !fields[col[k]].is_empty();
+            let at = if when(2) {
                 fields[col[2]]
                     .parse::<u64>()
                     .map_err(|_| Error::format(path, n, format!("access {:?} is not an index", fields[col[2]])))?
-            } else if col[3] != usize::MAX {
+            } else if when(3) {
                 let t: u64 = fields[col[3]]
                     .parse()
                     .map_err(|_| Error::format(path, n, format!("time_ns {:?} is not a number", fields[col[3]])))?;
