@@ -41,11 +41,37 @@ class Trace:
         self._t = core
 
     @classmethod
-    def open(cls, path: PathLike, format: str | None = None, skip_bad_lines: bool = False) -> Trace:
+    def open(
+        cls,
+        path: PathLike,
+        format: str | None = None,
+        skip_bad_lines: bool = False,
+        procs: PathLike | None = None,
+    ) -> Trace:
         """Reads a trace: smartphone text, Lackey, CSV or mobmem binary; gzip/zstd detected by
         their magic bytes. ``format`` forces one; ``skip_bad_lines`` counts malformed lines in
-        ``stats()['skipped']`` instead of raising :class:`~mobmem.errors.TraceFormatError`."""
-        return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines))
+        ``stats()['skipped']`` instead of raising :class:`~mobmem.errors.TraceFormatError`.
+        ``procs`` is a process table (CSV ``pid,adj[,access|time_ns][,name]``): each process's
+        ``oom_score_adj`` over the trace, which decides its pages' class on hybrid memory."""
+        side = None if procs is None else os.fspath(procs)
+        return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines, side))
+
+    @classmethod
+    def hybrid(
+        cls,
+        workload: str = "critical-intensive",
+        scale: float = 0.1,
+        reuse: float = 40.0,
+        switch_at: float = 0.3,
+        seed: int = 1,
+    ) -> Trace:
+        """A synthetic multi-process buffer-cache trace of the hybrid DRAM+PCM paper's Table 2
+        (``critical-intensive``, ``non-critical-intensive``, ``balanced``, ``stand-by``): its
+        critical / non-critical request counts times ``scale``, pids with ``oom_score_adj``, one
+        app switching to the background at ``switch_at`` of the trace. Footprints (requests /
+        ``reuse``), write shares and locality are assumptions (docs/HYBRID.md)."""
+        params = {"workload": workload, "scale": scale, "reuse": reuse, "switch_at": switch_at, "seed": seed}
+        return cls(_core.generate_hybrid(json.dumps(params)))
 
     @classmethod
     def category(
@@ -157,6 +183,12 @@ class RunResult:
         return self.meters["io"]["total_ns"]
 
     @property
+    def tiers(self) -> dict[str, Any] | None:
+        """Tiered runs: per-tier counts, migrations, critical / non-critical time and hit counts,
+        eq. 1 energy and PCM wear (``None`` on flat memory)."""
+        return self.meters.get("tiers")
+
+    @property
     def swap_energy(self) -> dict[str, Any] | None:
         """The swap area's energy by the DR. Swap paper's model, when the swap device has one."""
         return self.raw.get("swap_energy")
@@ -177,7 +209,9 @@ class RunResult:
             "storage": self.config["storage"]["name"],
         }
         for k, v in m.items():
-            if isinstance(v, dict):
+            if k == "tiers":
+                r.update(_flatten(v or {}, "tiers_"))
+            elif isinstance(v, dict):
                 prefix = "io_" if k == "io" else "energy_"
                 for k2, v2 in v.items():
                     r[prefix + k2] = v2
@@ -196,6 +230,16 @@ class RunResult:
         return pd.DataFrame([self.row()])
 
 
+def _flatten(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, Mapping):
+            out.update(_flatten(v, f"{prefix}{k}_"))
+        else:
+            out[prefix + k] = v
+    return out
+
+
 def _config(
     policy: str,
     memory: str | int,
@@ -207,6 +251,7 @@ def _config(
     cpu_ns_per_access: float,
     direct_read: bool = False,
     energy_duration_s: float | None = None,
+    tiers: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     cfg: dict[str, Any] = {
         "memory": str(memory),
@@ -222,6 +267,8 @@ def _config(
         cfg["swap_size"] = str(swap_size)
     if energy_duration_s is not None:
         cfg["energy_duration_s"] = energy_duration_s
+    if tiers is not None:
+        cfg["tiers"] = dict(tiers)
     return cfg
 
 
@@ -242,12 +289,15 @@ def simulate(
     devices: PathLike | None = None,
     direct_read: bool = False,
     energy_duration_s: float | None = None,
+    tiers: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Replays ``trace`` on ``memory`` (frames, ``"64MiB"`` or ``"10%"`` of the footprint) under
     ``policy``, with ``swap`` and ``storage`` device models (names from :func:`devices`; a TOML
     file of extra devices may be passed as ``devices``). ``direct_read`` turns on DR. Swap's
     Direct Read (NVM swap devices only); ``energy_duration_s`` is the up time t_TOTAL used by the
-    swap area's energy model (default: the simulated time)."""
+    swap area's energy model (default: the simulated time). ``tiers`` makes memory DRAM + PCM:
+    ``{"pcm_share": 0.9, "access_bytes": 64, "dram": "dram", "pcm": "pcm"}`` (any subset;
+    these are the defaults), needed by the :func:`hybrid_policies`."""
     t = _as_trace(trace)
     cfg = _config(
         policy,
@@ -260,6 +310,7 @@ def simulate(
         cpu_ns_per_access,
         direct_read,
         energy_duration_s,
+        tiers,
     )
     out = _core.simulate(t._t, json.dumps(cfg), None if devices is None else os.fspath(devices))
     return RunResult.from_json(out)
@@ -279,6 +330,7 @@ def grid(
     threads: int = 0,
     direct_read: bool = False,
     energy_duration_s: float | None = None,
+    tiers: Mapping[str, Any] | None = None,
 ) -> list[RunResult]:
     """Runs every policy × memory size in parallel on the machine's cores (``threads=0``); results
     in grid order (policy-major). ``params`` maps a policy name to its parameters."""
@@ -297,6 +349,7 @@ def grid(
             cpu_ns_per_access,
             direct_read,
             energy_duration_s,
+            tiers,
         )
         for p in pols
         for m in mems
@@ -360,8 +413,23 @@ def _split(v: Sequence[Any] | str) -> list[str]:
 
 
 def policies() -> dict[str, str]:
-    """Registered policies: name → description."""
+    """Registered flat policies (they also run on tiers): name → description."""
     return dict(_core.policies())
+
+
+def hybrid_policies() -> dict[str, str]:
+    """Registered hybrid-memory policies (they need ``tiers``): name → description."""
+    return dict(_core.hybrid_policies())
+
+
+def tiers(devices: PathLike | None = None) -> dict[str, dict[str, Any]]:
+    """Memory tier models (``dram``, ``pcm`` presets plus any ``[tiers.NAME]`` of a TOML file)."""
+    return {t["name"]: t for t in json.loads(_core.tiers(None if devices is None else os.fspath(devices)))}
+
+
+def hybrid_workloads() -> dict[str, tuple[int, int, str]]:
+    """The hybrid paper's Table 2: workload → (critical requests, non-critical requests, about)."""
+    return {n: (c, nc, about) for n, c, nc, about in _core.hybrid_workloads()}
 
 
 def trace_formats() -> dict[str, str]:

@@ -37,6 +37,9 @@ def _add_trace_args(p: argparse.ArgumentParser, positional: bool = False) -> Non
         p.add_argument("--trace", "-t", help="trace file (text, Lackey, CSV or binary; gzip/zstd ok)")
     p.add_argument("--format", help="force a trace format instead of sniffing it")
     p.add_argument("--skip-bad-lines", action="store_true", help="count and skip malformed lines")
+    p.add_argument(
+        "--procs", help="process table CSV (pid,adj[,access|time_ns]): oom_score_adj over the trace"
+    )
 
 
 def _add_sim_args(p: argparse.ArgumentParser) -> None:
@@ -48,7 +51,27 @@ def _add_sim_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--devices", help="TOML file with extra device models")
     p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap devices)")
     p.add_argument("--energy-duration", help="up time t_TOTAL for the swap energy model (e.g. 900s)")
+    p.add_argument(
+        "--pcm-share",
+        type=float,
+        help="hybrid memory: share of --memory on PCM, 0-1 (the hybrid paper: 0.9); 0 = DRAM only",
+    )
+    p.add_argument("--access-bytes", type=int, help="hybrid memory: bytes per access (default 64)")
+    p.add_argument("--dram-tier", help="hybrid memory: DRAM tier model (default dram)")
+    p.add_argument("--pcm-tier", help="hybrid memory: PCM tier model (default pcm)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _tiers(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The tiers the flags ask for; None when no tier flag is given (flat memory)."""
+    given = {
+        "pcm_share": args.pcm_share,
+        "access_bytes": args.access_bytes,
+        "dram": args.dram_tier,
+        "pcm": args.pcm_tier,
+    }
+    given = {k: v for k, v in given.items() if v is not None}
+    return given or None
 
 
 def _open(args: argparse.Namespace):
@@ -56,7 +79,7 @@ def _open(args: argparse.Namespace):
 
     if not args.trace:
         raise MobmemError("no trace given (--trace FILE)")
-    return Trace.open(args.trace, args.format, args.skip_bad_lines)
+    return Trace.open(args.trace, args.format, args.skip_bad_lines, args.procs)
 
 
 def _print_run(r, out) -> None:
@@ -103,6 +126,7 @@ def _print_run(r, out) -> None:
             if r.swap_energy
             else []
         ),
+        *_tier_rows(r.tiers),
         ("simulated time (ms)", num(m["sim_time_ns"] / 1e6)),
         ("replay wall time (s)", f"{r.wall_time_s:.3f}"),
         ("replay speed (M accesses/s)", f"{r.accesses_per_s / 1e6:.1f}"),
@@ -114,6 +138,46 @@ def _print_run(r, out) -> None:
     print(render(("meter", "value"), rows), file=out)
     if skipped["bad_lines"]:
         print(f"first skipped line: {skipped['first_bad_line']}", file=out)
+
+
+def _tier_rows(tm: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """The rows a tiered run adds to ``mobmem run``."""
+    from .table import num
+
+    if not tm:
+        return []
+    rows = []
+    for name in ("dram", "pcm"):
+        t = tm[name]
+        rows.append(
+            (
+                f"{name.upper()} frames / hits / reads / writes / fills",
+                f"{num(t['frames'])} / {num(t['hits'])} / {num(t['reads'])} / {num(t['writes'])} / {num(t['fills'])}",
+            )
+        )
+    rows.append(("migrations DRAM→PCM / PCM→DRAM", f"{num(tm['demotions'])} / {num(tm['promotions'])}"))
+    for label, key in (("critical", "critical"), ("non-critical", "non_critical")):
+        c = tm[key]
+        ratio = c["hits"] / c["accesses"] if c["accesses"] else 0.0
+        rows.append(
+            (
+                f"{label}: accesses / hit ratio / elapsed (ms)",
+                f"{num(c['accesses'])} / {ratio:.4f} / {num(c['elapsed_ns'] / 1e6)}",
+            )
+        )
+    if not tm["process_table"]:
+        rows.append(("process table", "none: every process counted critical"))
+    e = tm["energy"]
+    rows.append(("energy eq. 1 (J)", f"{e['eq1_j']:.6f}"))
+    rows.append(("static energy DRAM / PCM (J)", f"{e['static_dram_j']:.6f} / {e['static_pcm_j']:.6f}"))
+    life = tm["pcm_lifetime_years"]
+    rows.append(
+        (
+            "PCM bytes written / lifetime (years)",
+            f"{num(tm['pcm_write_bytes'])} / {'—' if life is None else f'{life:.3g}'}",
+        )
+    )
+    return rows
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -135,6 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             devices=args.devices,
             direct_read=args.direct_read,
             energy_duration_s=_seconds(args.energy_duration) if args.energy_duration else None,
+            tiers=_tiers(args),
         )
     if args.json:
         json.dump(r.to_dict(), sys.stdout, indent=2)
@@ -161,18 +226,22 @@ def compare_tables(runs, policies: list[str], memories: list[str]) -> str:
     )
     frames = ", ".join(f"{m} = {num(by[(policies[0], m)].frames)}" for m in mem_labels)
     out.append(f"memory in frames: {frames}")
-    for title, get, scale in (
-        ("faults", lambda r: r.faults, 1),
-        ("I/O time (ms)", lambda r: r.io_time_ns, 1e6),
-    ):
+
+    def ms(v: float) -> str:
+        return num(v / 1e6)
+
+    metrics = [("faults", lambda r: r.faults, num), ("I/O time (ms)", lambda r: r.io_time_ns, ms)]
+    if runs[0].tiers:
+        metrics.append(("critical elapsed time (ms)", lambda r: r.tiers["critical"]["elapsed_ns"], ms))
+        metrics.append(("energy eq. 1 (J)", lambda r: r.tiers["energy"]["eq1_j"], lambda v: f"{v:.4g}"))
+    for title, get, show in metrics:
         rows = []
         for p in policies:
             row: list[object] = [p]
             for m in mem_labels:
                 r, b = by[(p, m)], by[(base, m)]
                 v, bv = get(r), get(b)
-                shown = num(v) if scale == 1 else num(v / scale)
-                row.append(f"{shown} {ratio(v / bv if bv else None)}")
+                row.append(f"{show(v)} {ratio(v / bv if bv else None)}")
             rows.append(row)
         out.append("")
         out.append(render(["policy", *mem_labels], rows, title=f"{title}, and ratio to {base}"))
@@ -208,6 +277,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         threads=args.threads,
         direct_read=args.direct_read,
         energy_duration_s=_seconds(args.energy_duration) if args.energy_duration else None,
+        tiers=_tiers(args),
     )
     if args.json:
         json.dump([r.to_dict() for r in runs], sys.stdout, indent=2)
@@ -274,9 +344,22 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from .api import Trace, format_for_path
+    from .api import Trace, format_for_path, hybrid_workloads
     from .table import num
 
+    if args.hybrid:
+        if args.preset or args.accesses or args.footprint or args.set:
+            raise MobmemError("--hybrid takes --scale and --seed only")
+        t = Trace.hybrid(args.hybrid, scale=args.scale, seed=args.seed)
+        fmt = args.to or format_for_path(args.output)
+        t.save(args.output, fmt)
+        _, _, about = hybrid_workloads()[args.hybrid]
+        print(
+            f"synthetic hybrid workload {args.hybrid!r} ({about}; Table 2 counts × {args.scale}, seed {args.seed})"
+            f" → {args.output} ({fmt}): {num(len(t))} accesses, {num(t.num_pages)} pages,"
+            f" {len(t.stats()['pids'])} processes"
+        )
+        return 0
     overrides: dict[str, Any] = _params(args.set)
     if args.accesses is not None:
         overrides["accesses"] = _count("accesses", args.accesses)
@@ -303,10 +386,12 @@ def _count(field: str, s: str) -> int:
 
 
 def cmd_policies(args: argparse.Namespace) -> int:
-    from .api import policies
+    from .api import hybrid_policies, policies
     from .table import render
 
-    print(render(("policy", "description"), sorted(policies().items(), key=lambda kv: kv[0])))
+    rows = [(n, "flat or tiers", d) for n, d in sorted(policies().items())]
+    rows += [(n, "tiers only", d) for n, d in sorted(hybrid_policies().items())]
+    print(render(("policy", "memory", "description"), rows))
     return 0
 
 
@@ -324,12 +409,13 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
-    from .api import devices
+    from .api import devices, tiers
     from .table import num, render
 
     ds = devices(args.devices)
+    ts = tiers(args.devices)
     if args.json:
-        json.dump(ds, sys.stdout, indent=2)
+        json.dump({"devices": ds, "tiers": ts}, sys.stdout, indent=2)
         print()
         return 0
     rows = [
@@ -348,6 +434,34 @@ def cmd_devices(args: argparse.Namespace) -> int:
     for n, d in ds.items():
         if d["source"]:
             print(f"  {n}: {d['source']}")
+    print()
+    rows = [
+        (
+            n,
+            t["kind"],
+            num(t["read_ns"]),
+            num(t["write_ns"]),
+            f"{t['read_nj_per_bit']:g}",
+            f"{t['write_nj_per_bit']:g}",
+            num(t["static_mw_per_gib"]),
+            "∞" if t["endurance_cycles"] is None else f"{t['endurance_cycles']:.0e}",
+        )
+        for n, t in ts.items()
+    ]
+    heads = (
+        "memory tier",
+        "kind",
+        "read ns/op",
+        "write ns/op",
+        "read nJ/bit",
+        "write nJ/bit",
+        "static mW/GiB",
+        "endurance",
+    )
+    print(render(heads, rows))
+    for n, t in ts.items():
+        if t["source"]:
+            print(f"  {n}: {t['source']}")
     return 0
 
 
@@ -371,6 +485,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     syn = Trace.generate("angrybirds", accesses=args.accesses, seed=1)
     print(compare_tables(grid(syn, pols, mems, threads=args.threads), pols, mems))
+    print()
+    print(
+        "== Hybrid DRAM + PCM memory (90% PCM): synthetic 'balanced' workload of the hybrid paper's"
+        " Table 2 × 0.05, seed 1; every request a 4 KiB buffer-cache page =="
+    )
+    hyb = Trace.hybrid("balanced", scale=0.05, seed=1)
+    hpols = ["fg-aware", "clock-dwf", "lru", "2q"]
+    tiers = {"pcm_share": 0.9, "access_bytes": 4096}
+    runs = grid(hyb, hpols, mems, storage="emmc-inand", tiers=tiers, threads=args.threads)
+    print(compare_tables(runs, hpols, mems))
     return 0
 
 
@@ -506,6 +630,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--footprint", help="distinct pages")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="any generator parameter (repeatable)")
+    p.add_argument(
+        "--hybrid",
+        metavar="WORKLOAD",
+        help="a hybrid-paper workload instead: critical-intensive, non-critical-intensive, balanced, stand-by",
+    )
+    p.add_argument("--scale", type=float, default=0.1, help="--hybrid: times Table 2's request counts (0.1)")
     p.add_argument("--output", "-o", required=True)
     p.add_argument("--to", choices=["binary", "csv", "text"])
     p.set_defaults(func=cmd_gen)

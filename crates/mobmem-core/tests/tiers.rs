@@ -203,7 +203,12 @@ fn user_tiers_from_a_devices_file() {
                 write_nj_per_bit = 2\n";
     cat.add_toml(text, std::path::Path::new("mine.toml")).unwrap();
     assert_eq!(cat.tier("slow-pcm", "tiers.pcm").unwrap().write_ns, 4000.0);
-    let e = cat.add_toml("[tiers.x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nread_nj_per_bit = 0\nwrite_nj_per_bit = 0\n", std::path::Path::new("m.toml")).unwrap_err();
+    let e = cat
+        .add_toml(
+            "[tiers.x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nread_nj_per_bit = 0\nwrite_nj_per_bit = 0\n",
+            std::path::Path::new("m.toml"),
+        )
+        .unwrap_err();
     assert!(e.to_string().contains("tiers.x.kind"), "{e}");
     let _ = ProcTable::default();
 }

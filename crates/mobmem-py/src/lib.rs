@@ -3,7 +3,7 @@
 //! access), which the Python package turns into typed objects.
 
 use mobmem_core::error::Error;
-use mobmem_core::trace::{formats, gen, Compression};
+use mobmem_core::trace::{formats, gen, hybrid_gen, Compression};
 use mobmem_core::{policy, Catalog, ReadOptions, RunFile, SimConfig, Trace as CoreTrace};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -110,9 +110,15 @@ fn catalog(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<Catalog> {
 
 /// Reads a trace file of any registered format (compression sniffed from its bytes).
 #[pyfunction]
-#[pyo3(signature = (path, format = None, skip_bad_lines = false))]
-fn open_trace(py: Python<'_>, path: PathBuf, format: Option<String>, skip_bad_lines: bool) -> PyResult<Trace> {
-    let opts = ReadOptions { format, skip_bad_lines };
+#[pyo3(signature = (path, format = None, skip_bad_lines = false, procs = None))]
+fn open_trace(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<String>,
+    skip_bad_lines: bool,
+    procs: Option<PathBuf>,
+) -> PyResult<Trace> {
+    let opts = ReadOptions { format, skip_bad_lines, procs };
     let t = py.detach(move || mobmem_core::read_trace(&path, &opts)).map_err(|e| to_py(py, e))?;
     Ok(Trace { inner: Arc::new(t) })
 }
@@ -140,6 +146,21 @@ fn generate_category(
     let w = gen::category(name, rounds, accesses_per_turn, seed, anon_rw_share).map_err(|e| to_py(py, e))?;
     let t = detach(py, move || w.generate())?;
     Ok(Trace { inner: Arc::new(t) })
+}
+
+/// A hybrid DRAM+PCM paper workload (Table 2) as a multi-process buffer-cache trace.
+#[pyfunction]
+fn generate_hybrid(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
+    let g: hybrid_gen::HybridGen =
+        serde_json::from_str(params_json).map_err(|e| to_py(py, Error::config("workload", e.to_string())))?;
+    let t = detach(py, move || g.generate())?;
+    Ok(Trace { inner: Arc::new(t) })
+}
+
+/// Table 2 of the hybrid paper: (workload, critical requests, non-critical requests, about).
+#[pyfunction]
+fn hybrid_workloads() -> Vec<(&'static str, u64, u64, &'static str)> {
+    hybrid_gen::WORKLOADS.to_vec()
 }
 
 /// Table III: category → [(app, size MiB)].
@@ -280,6 +301,21 @@ fn policies() -> Vec<(&'static str, &'static str)> {
     policy::DESCRIPTIONS.to_vec()
 }
 
+/// Registered hybrid-memory policies (they need tiers) as (name, description).
+#[pyfunction]
+fn hybrid_policies() -> Vec<(&'static str, &'static str)> {
+    policy::hybrid::DESCRIPTIONS.to_vec()
+}
+
+/// Memory tier models (presets plus an optional user file) as JSON.
+#[pyfunction]
+#[pyo3(signature = (devices = None))]
+fn tiers(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<String> {
+    let c = catalog(py, devices)?;
+    let all: Vec<_> = c.tiers().collect();
+    serde_json::to_string(&all).map_err(|e| json_err(py, e))
+}
+
 /// Registered trace formats as (name, description, writable).
 #[pyfunction]
 fn trace_formats() -> Vec<(&'static str, &'static str, bool)> {
@@ -323,6 +359,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(run_file, m)?)?;
     m.add_function(wrap_pyfunction!(policies, m)?)?;
+    m.add_function(wrap_pyfunction!(hybrid_policies, m)?)?;
+    m.add_function(wrap_pyfunction!(tiers, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_hybrid, m)?)?;
+    m.add_function(wrap_pyfunction!(hybrid_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(trace_formats, m)?)?;
     m.add_function(wrap_pyfunction!(devices, m)?)?;
     m.add_function(wrap_pyfunction!(policy_params, m)?)?;

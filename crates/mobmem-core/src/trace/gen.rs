@@ -162,7 +162,7 @@ impl Rng {
 }
 
 /// A contiguous range of dense ids with its hot window and scan cursor.
-struct Region {
+pub(crate) struct Region {
     base: u64,
     len: u64,
     hot_len: u64,
@@ -171,12 +171,12 @@ struct Region {
 }
 
 impl Region {
-    fn new(base: u64, len: u64, hot_share: f64) -> Self {
+    pub(crate) fn new(base: u64, len: u64, hot_share: f64) -> Self {
         let hot_len = ((len as f64 * hot_share).round() as u64).clamp(1.min(len), len);
         Region { base, len, hot_len, hot_start: 0, cursor: 0 }
     }
     #[inline]
-    fn pick(&mut self, rng: &mut Rng, p: &GenParams) -> u64 {
+    pub(crate) fn pick(&mut self, rng: &mut Rng, p: &GenParams) -> u64 {
         let u = rng.f64();
         let off = if u < p.hot_prob {
             // Skewed inside the window: u² puts more weight on its first pages.
@@ -190,7 +190,11 @@ impl Region {
         };
         self.base + off
     }
-    fn shift(&mut self, rng: &mut Rng) {
+    /// The first id of the region.
+    pub(crate) fn base_page(&self) -> u64 {
+        self.base
+    }
+    pub(crate) fn shift(&mut self, rng: &mut Rng) {
         // Move the window by a random part of its own length: phases overlap, as app phases do.
         self.hot_start = (self.hot_start + 1 + rng.below(self.hot_len.max(1))) % self.len;
     }

@@ -4,6 +4,7 @@
 
 pub mod formats;
 pub mod gen;
+pub mod hybrid_gen;
 mod input;
 mod pagemap;
 pub mod procs;
