@@ -1,0 +1,171 @@
+"""Hybrid DRAM + PCM memory from Python and the CLI: tiers, process tables, the hybrid policies,
+and ``mobmem reproduce hybrid`` (structure, and that its verdicts are the simulator's numbers)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mobmem
+from mobmem.cli import build_parser
+from mobmem.reproduce import hybrid
+
+from conftest import cli, write
+
+TIERS = {"pcm_share": 0.9, "access_bytes": 4096}
+
+
+def test_registries():
+    assert set(mobmem.hybrid_policies()) == {"fg-aware", "clock-dwf"}
+    t = mobmem.tiers()
+    assert t["dram"]["write_ns"] == 50 and t["pcm"]["write_ns"] == 1000
+    assert t["pcm"]["write_nj_per_bit"] == 1.0 and t["pcm"]["endurance_cycles"] == 10**8
+    w = mobmem.hybrid_workloads()
+    assert w["critical-intensive"][:2] == (1_027_230, 131_915)
+
+
+def test_generated_workload_follows_table_2():
+    t = mobmem.Trace.hybrid("balanced", scale=0.01, seed=3)
+    c, n, _ = mobmem.hybrid_workloads()["balanced"]
+    r = mobmem.simulate(t, policy="fg-aware", memory="30%", tiers=TIERS)
+    tm = r.tiers
+    assert tm["process_table"]
+    assert (tm["critical"]["accesses"], tm["non_critical"]["accesses"]) == (round(c * 0.01), round(n * 0.01))
+    assert tm["dram"]["frames"] + tm["pcm"]["frames"] == r.frames
+    assert tm["pcm"]["frames"] == round(0.9 * r.frames)
+    row = r.row()
+    assert row["tiers_critical_accesses"] == tm["critical"]["accesses"]
+    assert row["tiers_energy_eq1_j"] == tm["energy"]["eq1_j"]
+
+
+def test_fg_aware_keeps_critical_pages_in_dram(tmp_path):
+    # Critical pid 1 cycles through 4 pages, non-critical pid 2 streams 50 others; 4 DRAM frames.
+    lines = ["page,op,pid,adj"]
+    for i in range(400):
+        lines.append(f"{i % 4},R,1,0")
+        lines.append(f"{100 + i % 50},R,2,900")
+    p = write(tmp_path, "mix.csv", "\n".join(lines) + "\n")
+    tr = mobmem.Trace.open(p)
+    res = {
+        pol: mobmem.simulate(tr, policy=pol, memory=40, tiers={"pcm_share": 0.9}).tiers
+        for pol in ("fg-aware", "lru")
+    }
+    fg, lru = res["fg-aware"], res["lru"]
+    # fg-aware: the 4 critical pages stay in DRAM, every later critical access is a DRAM hit.
+    assert fg["critical"]["dram_hits"] == 400 - 4
+    assert lru["critical"]["dram_hits"] < fg["critical"]["dram_hits"]
+    assert fg["critical"]["elapsed_ns"] < lru["critical"]["elapsed_ns"]
+
+
+def test_errors_are_clear(tmp_path, sqlite_slice):
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(sqlite_slice, policy="fg-aware", memory=16)
+    assert "tiers" in str(e.value)
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(sqlite_slice, memory=16, tiers={"pcm_share": 2})
+    assert "pcm_share" in str(e.value)
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(sqlite_slice, memory=16, tiers={"pcm_share": 0.5, "colour": 1})
+    assert "colour" in str(e.value)
+    trace = write(tmp_path, "t.csv", "page,op,pid\n1,R,7\n2,W,8\n")
+    procs = write(tmp_path, "procs.csv", "pid,adj\n7,0\n8,lots\n")
+    p = cli("run", "-t", str(trace), "--procs", str(procs), "--pcm-share", "0.5", ok=False)
+    assert p.returncode == 2 and "procs.csv:3" in p.stderr and '"lots"' in p.stderr
+    p = cli("run", "-t", str(trace), "-p", "fg-aware", ok=False)
+    assert p.returncode == 2 and "--pcm-share" in p.stderr
+
+
+def test_cli_run_and_compare_on_tiers(tmp_path):
+    out = tmp_path / "h.csv"
+    p = cli("gen", "--hybrid", "stand-by", "--scale", "0.01", "-o", str(out))
+    assert "stand-by" in p.stdout and out.exists()
+    p = cli("run", "-t", str(out), "-p", "fg-aware", "--pcm-share", "0.9", "--access-bytes", "4096", "-m", "30%")
+    assert "migrations DRAM→PCM / PCM→DRAM" in p.stdout and "energy eq. 1 (J)" in p.stdout
+    p = cli("run", "-t", str(out), "-p", "clock-dwf", "--pcm-share", "0.9", "-m", "30%", "--json")
+    tm = json.loads(p.stdout)["meters"]["tiers"]
+    assert tm["pcm"]["writes"] == 0  # CLOCK-DWF serves every write in DRAM
+    p = cli("compare", "-t", str(out), "--policies", "fg-aware,lru", "--pcm-share", "0.9", "-m", "10%,50%")
+    assert "critical elapsed time (ms)" in p.stdout and "energy eq. 1 (J)" in p.stdout
+    p = cli("policies")
+    assert re.search(r"fg-aware\s+tiers only", p.stdout)
+    p = cli("devices")
+    assert "memory tier" in p.stdout and "1 mJ/b" in p.stdout
+
+
+def test_run_file_with_tiers_and_procs(tmp_path):
+    write(tmp_path, "t.csv", "page,op,pid\n1,R,7\n2,W,8\n1,R,7\n3,W,8\n")
+    write(tmp_path, "procs.csv", "pid,adj,access\n7,0,0\n8,900,0\n8,0,3\n")
+    rf = write(
+        tmp_path,
+        "run.toml",
+        '[trace]\npath = "t.csv"\nprocs = "procs.csv"\n\n[sim]\nmemory = 2\npolicy = "fg-aware"\n'
+        "[sim.tiers]\npcm_share = 0.5\n",
+    )
+    r = mobmem.run_file(rf)
+    tm = r.tiers
+    # pid 8 is background for its first write, foreground from access 3 on.
+    assert (tm["critical"]["accesses"], tm["non_critical"]["accesses"]) == (3, 1)
+    assert r.config["tiers"]["dram_frames"] == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seq=st.lists(st.tuples(st.integers(0, 30), st.booleans(), st.integers(1, 3)), min_size=1, max_size=300),
+    adj=st.lists(st.sampled_from([-800, 0, 200, 900]), min_size=3, max_size=3),
+    share=st.sampled_from([0.0, 0.25, 0.5, 0.9, 1.0]),
+    frames=st.integers(1, 12),
+    policy=st.sampled_from(["fg-aware", "clock-dwf", "lru", "2q", "arc"]),
+)
+def test_tier_accounting_invariants(tmp_path_factory, seq, adj, share, frames, policy):
+    d = tmp_path_factory.mktemp("h")
+    rows = ["page,op,pid,adj"] + [f"{pg},{'W' if w else 'R'},{pid},{adj[pid - 1]}" for pg, w, pid in seq]
+    tr = mobmem.Trace.open(write(d, "t.csv", "\n".join(rows) + "\n"))
+    r = mobmem.simulate(tr, policy=policy, memory=frames, tiers={"pcm_share": share})
+    m, tm = r.meters, r.tiers
+    crit = sum(1 for _, _, pid in seq if adj[pid - 1] <= 0)
+    assert tm["critical"]["accesses"] == crit and tm["non_critical"]["accesses"] == len(seq) - crit
+    assert tm["dram"]["hits"] + tm["pcm"]["hits"] == m["hits"]
+    assert tm["dram"]["fills"] + tm["pcm"]["fills"] == m["faults"]
+    ops = sum(tm[t][k] for t in ("dram", "pcm") for k in ("reads", "writes"))
+    assert ops == len(seq)
+    elapsed = tm["critical"]["elapsed_ns"] + tm["non_critical"]["elapsed_ns"]
+    assert elapsed == pytest.approx(m["memory_ns"] + m["io"]["total_ns"], rel=1e-9, abs=1e-6)
+    if share == 0.0 and policy not in ("fg-aware", "clock-dwf"):
+        assert m["faults"] == mobmem.simulate(tr, policy=policy, memory=frames).faults
+
+
+def _args(*argv: str):
+    return build_parser().parse_args(["reproduce", "hybrid", *argv])
+
+
+def test_reproduce_hybrid_numbers_are_the_simulators():
+    args = _args("--scale", "0.01", "--memory", "10,50", "--workloads", "critical-intensive,stand-by")
+    res = hybrid.compute(args)
+    assert set(res["workloads"]) == {"critical-intensive", "stand-by"}
+    w = res["workloads"]["stand-by"]
+    assert set(w["memory"]) == {10, 50}
+    pt = w["memory"][50]
+    # The point is what a direct run computes.
+    t = mobmem.Trace.hybrid("stand-by", scale=0.01, seed=1)
+    r = mobmem.simulate(t, policy="fg-aware", memory="50%", storage="emmc-inand", tiers=TIERS)
+    assert pt["fg-aware"]["critical_elapsed_ns"] == r.tiers["critical"]["elapsed_ns"]
+    assert pt["fg-aware"]["eq1_j"] == r.tiers["energy"]["eq1_j"]
+    # Same residency on tiers and on DRAM only.
+    assert pt["lru"]["hit_ratio"] == pt["lru DRAM-only"]["hit_ratio"]
+    text = hybrid.report(res)
+    s = res["summary"]["elapsed_vs_lru"]
+    assert f"by {s['average_pct']:.1f}% on average" in text
+    verdict = "close" if abs(s["average_pct"] - hybrid.PAPER_ELAPSED_CUT) <= 10 else "DIFFERS"
+    assert f"paper ~70%: {verdict}" in text
+    assert "Energy by eq. 1 at memory 50%" in text
+
+
+def test_reproduce_hybrid_cli_json():
+    p = cli("reproduce", "hybrid", "--scale", "0.005", "--memory", "20", "--workloads", "balanced", "--json")
+    res = json.loads(p.stdout)
+    assert set(res["workloads"]["balanced"]["memory"]) == {"20", "50"}
+    assert "energy_vs_lru" in res["summary"]
