@@ -103,13 +103,15 @@ def test_run_file_with_tiers_and_procs(tmp_path):
         tmp_path,
         "run.toml",
         '[trace]\npath = "t.csv"\nprocs = "procs.csv"\n\n[sim]\nmemory = 2\npolicy = "fg-aware"\n'
-        "[sim.tiers]\npcm_share = 0.5\n",
+        '[sim.tiers]\npcm_share = 0.5\npcm = "slow-pcm"\n\n[devices.tiers.slow-pcm]\nkind = "nvm"\n'
+        "read_ns = 300\nwrite_ns = 3000\nread_nj_per_bit = 0.2\nwrite_nj_per_bit = 2\n",
     )
     r = mobmem.run_file(rf)
     tm = r.tiers
     # pid 8 is background for its first write, foreground from access 3 on.
     assert (tm["critical"]["accesses"], tm["non_critical"]["accesses"]) == (3, 1)
     assert r.config["tiers"]["dram_frames"] == 1
+    assert r.config["tiers"]["pcm"]["write_ns"] == 3000
 
 
 @settings(max_examples=25, deadline=None)
