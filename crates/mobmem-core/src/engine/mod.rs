@@ -127,8 +127,7 @@ struct TieredRun<'a> {
 }
 
 impl TieredRun<'_> {
-    fn go<T: TierPolicy>(mut self, name: &'static str, params: T::Params) -> Result<Meters> {
-        let _ = name;
+    fn go<T: TierPolicy>(mut self, params: T::Params) -> Result<Meters> {
         let policy = T::new(
             &TierSetup { dram_frames: self.dram, pcm_frames: self.pcm, trace: self.trace, costs: self.costs },
             params,
@@ -144,7 +143,7 @@ impl TierPolicyVisitor for TieredRun<'_> {
     type Output = Result<Meters>;
     fn visit<T: TierPolicy>(self, name: &'static str) -> Result<Meters> {
         let params: T::Params = policy::parse_params(name, self.params)?;
-        self.go::<T>(name, params)
+        self.go::<T>(params)
     }
 }
 
@@ -152,7 +151,7 @@ impl PolicyVisitor for TieredRun<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        self.go::<Stacked<P>>(name, params)
+        self.go::<Stacked<P>>(params)
     }
 }
 

@@ -61,7 +61,7 @@ impl Classes {
             // No process table: every process counts as critical (reported in the meters).
             None => (vec![true; pids.len()], Vec::new()),
             Some(t) => (
-                pids.iter().map(|p| t.initial.get(p).is_none_or(|&a| is_critical(a))).collect(),
+                pids.iter().map(|p| t.initial.get(p).map_or(true, |&a| is_critical(a))).collect(),
                 t.changes.iter().filter_map(|c| index.get(&c.pid).map(|&i| (c.at, i, is_critical(c.adj)))).collect(),
             ),
         };
@@ -162,9 +162,7 @@ impl<T: TierPolicy> Tiered<T> {
         let Some(v) = victim else {
             return Err(self.pages.out_of_memory(index, self.used[0] + self.used[1]));
         };
-        let was_resident = self.pages.flags[v as usize] & RESIDENT != 0;
         let io = self.pages.evict(v, index)?;
-        debug_assert!(was_resident);
         let t = Tier::from_idx(self.tier[v as usize]);
         self.used[t.idx()] -= 1;
         self.counts(t).evictions += 1;
