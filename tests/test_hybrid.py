@@ -83,7 +83,9 @@ def test_cli_run_and_compare_on_tiers(tmp_path):
     out = tmp_path / "h.csv"
     p = cli("gen", "--hybrid", "stand-by", "--scale", "0.01", "-o", str(out))
     assert "stand-by" in p.stdout and out.exists()
-    p = cli("run", "-t", str(out), "-p", "fg-aware", "--pcm-share", "0.9", "--access-bytes", "4096", "-m", "30%")
+    p = cli(
+        "run", "-t", str(out), "-p", "fg-aware", "--pcm-share", "0.9", "--access-bytes", "4096", "-m", "30%"
+    )
     assert "migrations DRAM→PCM / PCM→DRAM" in p.stdout and "energy eq. 1 (J)" in p.stdout
     p = cli("run", "-t", str(out), "-p", "clock-dwf", "--pcm-share", "0.9", "-m", "30%", "--json")
     tm = json.loads(p.stdout)["meters"]["tiers"]
