@@ -124,8 +124,7 @@ impl TierPolicy for ClockDwf {
     }
 
     fn evict_victim(&mut self, _want: Tier, ctx: &ReclaimCtx) -> Option<PageId> {
-        let t = if self.rings[1].len > 0 { Tier::Pcm } else { Tier::Dram };
-        self.sweep(t, |p| ctx.evictable(p)).or_else(|| self.sweep(t.other(), |p| ctx.evictable(p)))
+        super::pcm_first(self.rings[1].len, |t| self.sweep(t, |p| ctx.evictable(p)))
     }
 
     fn on_insert(&mut self, page: PageId, tier: Tier, entry: Entry, a: &TierAccess) {

@@ -149,8 +149,7 @@ impl TierPolicy for FgAware {
     }
 
     fn evict_victim(&mut self, _want: Tier, ctx: &ReclaimCtx) -> Option<PageId> {
-        let t = if self.lists[1].len > 0 { Tier::Pcm } else { Tier::Dram };
-        self.scan(t, |p| ctx.evictable(p)).or_else(|| self.scan(t.other(), |p| ctx.evictable(p)))
+        super::pcm_first(self.lists[1].len, |t| self.scan(t, |p| ctx.evictable(p)))
     }
 
     fn on_insert(&mut self, page: PageId, tier: Tier, entry: Entry, _a: &TierAccess) {

@@ -129,6 +129,13 @@ pub trait TierPolicy: Sized + Send {
     fn on_insert(&mut self, page: PageId, tier: Tier, entry: Entry, a: &TierAccess);
 }
 
+/// The eviction search of the tier-aware policies: the victim leaves from PCM whenever PCM holds
+/// pages (DRAM's pages are the ones worth keeping), else from DRAM; the other tier if none may go.
+pub(crate) fn pcm_first(pcm_len: usize, mut find: impl FnMut(Tier) -> Option<PageId>) -> Option<PageId> {
+    let t = if pcm_len > 0 { Tier::Pcm } else { Tier::Dram };
+    find(t).or_else(|| find(t.other()))
+}
+
 /// Something to do with a concrete hybrid policy type (a monomorphised tiered replay).
 pub trait TierPolicyVisitor {
     type Output;
