@@ -11,6 +11,7 @@ pub mod engine;
 pub mod error;
 pub mod meters;
 pub mod policy;
+pub mod system;
 pub mod trace;
 pub mod units;
 

@@ -1,0 +1,337 @@
+//! App-usage traces: which app the user brings to the foreground, and when. The system-level model
+//! replays them (DESIGN.md, "one engine, two ways in").
+//!
+//! Format: CSV with a header; a time column (`time_s`, or `timestamp_seconds` as in the public
+//! app-usage windows of `../shared/data/appusage/`) and `app`; an optional `user` column, in which
+//! case one user must be chosen. Times never go back. Consecutive launches of the same app are one
+//! launch (the app stayed in the foreground), as the A2S paper and the data's README do.
+//!
+//! Built-in scenarios: the eMMC swap paper's (ten apps loaded in order, then three more rounds in
+//! order or in random order) and a generator that hits a target number of distinct apps and a
+//! target average reuse distance (A2S's Small / Medium / Large workloads).
+
+use crate::error::{Error, Result};
+use crate::trace::gen::Rng;
+use crate::trace::open_input;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One launch: the app (index into `UsageTrace::apps`) comes to the foreground at `time_s`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Launch {
+    pub time_s: f64,
+    pub app: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UsageTrace {
+    pub path: PathBuf,
+    pub apps: Vec<String>,
+    pub launches: Vec<Launch>,
+    /// Rows merged into the launch before them (same app again).
+    pub merged: u64,
+}
+
+/// Reuse statistics of a launch sequence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UsageStats {
+    pub launches: u64,
+    pub distinct_apps: u64,
+    /// Launches that reuse an app launched before.
+    pub reuses: u64,
+    /// Mean number of launches between two consecutive launches of an app.
+    pub avg_reuse_distance_launches: f64,
+    /// Mean number of distinct other apps launched in between (the LRU stack distance): what the
+    /// A2S paper's Table 1 figures (2.23, 4.56, 6.10) correspond to.
+    pub avg_reuse_distance_apps: f64,
+    /// Launches per app, most used first: (app, launches).
+    pub popularity: Vec<(String, u64)>,
+}
+
+impl UsageTrace {
+    fn push(&mut self, index: &mut HashMap<String, u32>, time_s: f64, app: &str) {
+        let n = self.apps.len() as u32;
+        let id = *index.entry(app.to_string()).or_insert_with(|| {
+            self.apps.push(app.to_string());
+            n
+        });
+        if self.launches.last().is_some_and(|l| l.app == id) {
+            self.merged += 1;
+        } else {
+            self.launches.push(Launch { time_s, app: id });
+        }
+    }
+
+    /// Reads a usage CSV; `user` picks one user when the file has a `user` column.
+    pub fn load(path: &Path, user: Option<&str>) -> Result<UsageTrace> {
+        let (mut input, _) = open_input(path)?;
+        let Some((_, header)) = input.next_line()? else {
+            return Err(Error::format(path, 1, "empty usage trace: no header line"));
+        };
+        let names: Vec<String> =
+            String::from_utf8_lossy(header).split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
+        let find = |alts: &[&str]| names.iter().position(|n| alts.contains(&n.as_str()));
+        let c_time = find(&["time_s", "timestamp_seconds"])
+            .ok_or_else(|| Error::format(path, 1, "header lacks a time column (time_s or timestamp_seconds)"))?;
+        let c_app = find(&["app"]).ok_or_else(|| Error::format(path, 1, "header lacks the column \"app\""))?;
+        let c_user = find(&["user"]);
+        if let Some(n) = names.iter().find(|n| !["time_s", "timestamp_seconds", "app", "user"].contains(&n.as_str())) {
+            return Err(Error::format(path, 1, format!("unknown column {n:?}; known: time_s, app, user")));
+        }
+        if c_user.is_some() && user.is_none() {
+            return Err(Error::config("user", format!("{} holds several users' launches: choose one", path.display())));
+        }
+        let mut t = UsageTrace { path: path.to_path_buf(), ..Default::default() };
+        let mut index = HashMap::new();
+        let mut last = f64::NEG_INFINITY;
+        let mut users_seen = std::collections::BTreeSet::new();
+        while let Some((n, line)) = input.next_line()? {
+            let text = String::from_utf8_lossy(line);
+            if text.trim().is_empty() || text.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = text.split(',').map(str::trim).collect();
+            if f.len() != names.len() {
+                return Err(Error::format(path, n, format!("expected {} fields, got {}", names.len(), f.len())));
+            }
+            if let (Some(c), Some(u)) = (c_user, user) {
+                users_seen.insert(f[c].to_string());
+                if f[c] != u {
+                    continue;
+                }
+            }
+            let time: f64 =
+                f[c_time].parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| {
+                    Error::format(path, n, format!("time {:?} is not a number of seconds", f[c_time]))
+                })?;
+            if time < last {
+                return Err(Error::format(path, n, format!("time {time} goes back (previous {last})")));
+            }
+            last = time;
+            if f[c_app].is_empty() {
+                return Err(Error::format(path, n, "empty app name"));
+            }
+            t.push(&mut index, time, f[c_app]);
+        }
+        if t.launches.is_empty() {
+            let msg = match user {
+                Some(u) if c_user.is_some() => {
+                    let known: Vec<_> = users_seen.into_iter().collect();
+                    format!("no launches of user {u:?}; users: {}", known.join(", "))
+                }
+                _ => "no launches".to_string(),
+            };
+            return Err(Error::format(path, input.line_no(), msg));
+        }
+        Ok(t)
+    }
+
+    /// The eMMC swap paper's scenario (its Fig. 6): the apps loaded once in order, then `rounds`
+    /// more rounds, in the same order or each in a random order (seeded; a round never starts with
+    /// the app the previous one ended with, which would merge two launches). `gap_s` apart.
+    pub fn rounds(apps: &[&str], rounds: u32, random: bool, seed: u64, gap_s: f64) -> Result<UsageTrace> {
+        if apps.len() < 2 {
+            return Err(Error::config("apps", "a switching scenario needs at least two apps"));
+        }
+        let mut rng = Rng::new(seed);
+        let mut t = UsageTrace { path: "scenario".into(), ..Default::default() };
+        let mut index = HashMap::new();
+        let mut order: Vec<usize> = (0..apps.len()).collect();
+        let mut time = 0.0;
+        for r in 0..=rounds {
+            if random && r > 0 {
+                let prev_last = *order.last().expect("two apps or more");
+                loop {
+                    for i in (1..order.len()).rev() {
+                        order.swap(i, rng.below(i as u64 + 1) as usize);
+                    }
+                    if order[0] != prev_last {
+                        break;
+                    }
+                }
+            }
+            for &a in &order {
+                t.push(&mut index, time, apps[a]);
+                time += gap_s;
+            }
+        }
+        Ok(t)
+    }
+
+    /// A synthetic sequence of `launches` over exactly `apps` distinct apps whose average reuse
+    /// distance in distinct apps (LRU stack distance) is `reuse` (within 0.05 where reachable).
+    /// Each launch is a new app at evenly spread points, otherwise the app at stack depth k ≥ 1
+    /// with k geometric; the geometric's mean is found by bisection. Popularity comes out
+    /// Zipf-like, as in stack-distance models of app usage.
+    pub fn synthetic(apps: u32, launches: u32, reuse: f64, seed: u64, gap_s: f64) -> Result<UsageTrace> {
+        if apps < 2 || launches < apps {
+            return Err(Error::config("apps", format!("{apps} apps in {launches} launches: need 2 ≤ apps ≤ launches")));
+        }
+        if !(reuse >= 1.0 && reuse.is_finite()) {
+            return Err(Error::config("reuse", format!("{reuse} is not an average distance ≥ 1")));
+        }
+        let gen = |mean: f64| -> (Vec<u32>, f64) {
+            let mut rng = Rng::new(seed);
+            let mut stack: Vec<u32> = Vec::new(); // most recent first
+            let mut seq = Vec::with_capacity(launches as usize);
+            let p = 1.0 / mean; // geometric on {1, 2, …} with this mean
+            let (mut sum, mut n) = (0.0, 0u64);
+            for i in 0..launches {
+                // New apps at evenly spread launches: the k-th at ⌊k × launches / apps⌋.
+                let introduced = stack.len() as u64;
+                let due = (introduced * launches as u64).div_ceil(apps as u64);
+                let new = introduced < apps as u64 && (i as u64 >= due || stack.len() < 2);
+                let app = if new {
+                    stack.len() as u32
+                } else {
+                    let mut k = 1usize;
+                    while k + 1 < stack.len() && rng.f64() >= p {
+                        k += 1;
+                    }
+                    sum += k as f64;
+                    n += 1;
+                    stack[k]
+                };
+                if let Some(pos) = stack.iter().position(|&a| a == app) {
+                    stack.remove(pos);
+                }
+                stack.insert(0, app);
+                seq.push(app);
+            }
+            (seq, if n > 0 { sum / n as f64 } else { 0.0 })
+        };
+        let (mut lo, mut hi) = (1.0, 4.0 * reuse + 4.0);
+        let mut best = gen(reuse);
+        for _ in 0..40 {
+            let mid = 0.5 * (lo + hi);
+            let (seq, avg) = gen(mid);
+            if (avg - reuse).abs() < (best.1 - reuse).abs() {
+                best = (seq, avg);
+            }
+            if avg < reuse {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut t = UsageTrace {
+            path: format!("synthetic-usage(apps={apps}, reuse={reuse}, seed={seed})").into(),
+            ..Default::default()
+        };
+        let mut index = HashMap::new();
+        for (i, &a) in best.0.iter().enumerate() {
+            t.push(&mut index, i as f64 * gap_s, &format!("app{:02}", a + 1));
+        }
+        Ok(t)
+    }
+
+    pub fn stats(&self) -> UsageStats {
+        let mut last_at: HashMap<u32, usize> = HashMap::new();
+        let mut stack: Vec<u32> = Vec::new();
+        let mut count = vec![0u64; self.apps.len()];
+        let (mut dl, mut da, mut reuses) = (0u64, 0u64, 0u64);
+        for (i, l) in self.launches.iter().enumerate() {
+            count[l.app as usize] += 1;
+            if let Some(&j) = last_at.get(&l.app) {
+                reuses += 1;
+                dl += (i - j - 1) as u64;
+                da += stack.iter().position(|&a| a == l.app).unwrap_or(0) as u64;
+            }
+            last_at.insert(l.app, i);
+            if let Some(p) = stack.iter().position(|&a| a == l.app) {
+                stack.remove(p);
+            }
+            stack.insert(0, l.app);
+        }
+        let mut popularity: Vec<(String, u64)> =
+            self.apps.iter().cloned().zip(count.iter().copied()).filter(|x| x.1 > 0).collect();
+        popularity.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let avg = |s: u64| if reuses > 0 { s as f64 / reuses as f64 } else { 0.0 };
+        UsageStats {
+            launches: self.launches.len() as u64,
+            distinct_apps: popularity.len() as u64,
+            reuses,
+            avg_reuse_distance_launches: avg(dl),
+            avg_reuse_distance_apps: avg(da),
+            popularity,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file(name: &str, text: &str) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("mobmem-usage-{}-{name}", std::process::id()));
+        std::fs::File::create(&p).unwrap().write_all(text.as_bytes()).unwrap();
+        p
+    }
+
+    #[test]
+    fn reads_merges_and_measures() {
+        let p = file("a.csv", "time_s,app\n0,a\n10,a\n20,b\n30,c\n40,a\n50,b\n");
+        let t = UsageTrace::load(&p, None).unwrap();
+        assert_eq!(t.launches.len(), 5);
+        assert_eq!(t.merged, 1);
+        let s = t.stats();
+        // a again after b, c; b again after c, a: two launches and two distinct apps between, each.
+        assert_eq!((s.launches, s.distinct_apps, s.reuses), (5, 3, 2));
+        assert_eq!(s.avg_reuse_distance_launches, 2.0);
+        assert_eq!(s.avg_reuse_distance_apps, 2.0);
+        assert_eq!(s.popularity[0], ("a".to_string(), 2));
+    }
+
+    #[test]
+    fn users_are_chosen_and_errors_name_the_line() {
+        let p = file("u.csv", "user,timestamp_seconds,app\nx,1,a\ny,2,b\nx,3,c\n");
+        assert!(UsageTrace::load(&p, None).unwrap_err().to_string().contains("choose one"));
+        assert_eq!(UsageTrace::load(&p, Some("x")).unwrap().launches.len(), 2);
+        let e = UsageTrace::load(&p, Some("z")).unwrap_err().to_string();
+        assert!(e.contains("users: x, y"), "{e}");
+        for (text, want) in [
+            ("time_s,app\n5,a\n4,b\n", ":3: time 4 goes back"),
+            ("time_s,app\nsoon,a\n", ":2: time \"soon\""),
+            ("time_s,app,colour\n", "unknown column \"colour\""),
+            ("app\n", "time column"),
+            ("time_s,app\n1,\n", "empty app name"),
+            ("time_s,app\n", "no launches"),
+        ] {
+            let e = UsageTrace::load(&file("bad.csv", text), None).unwrap_err().to_string();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn emmc_scenario_rounds() {
+        let apps = ["a", "b", "c", "d"];
+        let t = UsageTrace::rounds(&apps, 3, false, 1, 60.0).unwrap();
+        assert_eq!(t.launches.len(), 16);
+        assert_eq!(t.launches[4].app, 0);
+        let r = UsageTrace::rounds(&apps, 3, true, 1, 60.0).unwrap();
+        assert_eq!(r.launches.len(), 16, "no launches merged");
+        for round in r.launches.chunks(4) {
+            let mut a: Vec<u32> = round.iter().map(|l| l.app).collect();
+            a.sort();
+            assert_eq!(a, vec![0, 1, 2, 3]);
+        }
+        assert_ne!(r.launches, t.launches);
+    }
+
+    #[test]
+    fn synthetic_hits_a2s_targets() {
+        for (apps, reuse) in [(12, 2.23), (23, 4.56), (36, 6.10)] {
+            let t = UsageTrace::synthetic(apps, 256, reuse, 7, 60.0).unwrap();
+            let s = t.stats();
+            assert_eq!(s.distinct_apps, apps as u64);
+            assert!(s.launches >= 250, "{}", s.launches);
+            assert!((s.avg_reuse_distance_apps - reuse).abs() < 0.1, "{apps}: {}", s.avg_reuse_distance_apps);
+            // Skewed popularity: the top app is used far more than the median one.
+            assert!(s.popularity[0].1 >= 3 * s.popularity[apps as usize / 2].1);
+        }
+        assert!(UsageTrace::synthetic(1, 10, 2.0, 1, 1.0).is_err());
+        assert!(UsageTrace::synthetic(5, 10, 0.5, 1, 1.0).is_err());
+    }
+}
