@@ -12,7 +12,7 @@
 
 use crate::error::{Error, Result};
 use crate::trace::gen::Rng;
-use crate::trace::open_input;
+use crate::trace::table::Table;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -65,64 +65,50 @@ impl UsageTrace {
 
     /// Reads a usage CSV; `user` picks one user when the file has a `user` column.
     pub fn load(path: &Path, user: Option<&str>) -> Result<UsageTrace> {
-        let (mut input, _) = open_input(path)?;
-        let Some((_, header)) = input.next_line()? else {
-            return Err(Error::format(path, 1, "empty usage trace: no header line"));
-        };
-        let names: Vec<String> =
-            String::from_utf8_lossy(header).split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
-        let find = |alts: &[&str]| names.iter().position(|n| alts.contains(&n.as_str()));
-        let c_time = find(&["time_s", "timestamp_seconds"])
-            .ok_or_else(|| Error::format(path, 1, "header lacks a time column (time_s or timestamp_seconds)"))?;
-        let c_app = find(&["app"]).ok_or_else(|| Error::format(path, 1, "header lacks the column \"app\""))?;
-        let c_user = find(&["user"]);
-        if let Some(n) = names.iter().find(|n| !["time_s", "timestamp_seconds", "app", "user"].contains(&n.as_str())) {
-            return Err(Error::format(path, 1, format!("unknown column {n:?}; known: time_s, app, user")));
-        }
-        if c_user.is_some() && user.is_none() {
+        const TIME: usize = 0;
+        const APP: usize = 1;
+        const USER: usize = 2;
+        let cols: &[&[&str]] = &[&["time_s", "timestamp_seconds"], &["app"], &["user"]];
+        let table = Table::read(path, "usage trace", cols, &[TIME, APP])?;
+        let by_user = table.has(USER);
+        if by_user && user.is_none() {
             return Err(Error::config("user", format!("{} holds several users' launches: choose one", path.display())));
         }
         let mut t = UsageTrace { path: path.to_path_buf(), ..Default::default() };
         let mut index = HashMap::new();
         let mut last = f64::NEG_INFINITY;
         let mut users_seen = std::collections::BTreeSet::new();
-        while let Some((n, line)) = input.next_line()? {
-            let text = String::from_utf8_lossy(line);
-            if text.trim().is_empty() || text.starts_with('#') {
-                continue;
-            }
-            let f: Vec<&str> = text.split(',').map(str::trim).collect();
-            if f.len() != names.len() {
-                return Err(Error::format(path, n, format!("expected {} fields, got {}", names.len(), f.len())));
-            }
-            if let (Some(c), Some(u)) = (c_user, user) {
-                users_seen.insert(f[c].to_string());
-                if f[c] != u {
+        for r in table.rows() {
+            if let (true, Some(u)) = (by_user, user) {
+                users_seen.insert(r.get(USER).to_string());
+                if r.get(USER) != u {
                     continue;
                 }
             }
-            let time: f64 =
-                f[c_time].parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| {
-                    Error::format(path, n, format!("time {:?} is not a number of seconds", f[c_time]))
-                })?;
+            let time: f64 = r
+                .get(TIME)
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| r.bad(format!("time {:?} is not a number of seconds", r.get(TIME))))?;
             if time < last {
-                return Err(Error::format(path, n, format!("time {time} goes back (previous {last})")));
+                return Err(r.bad(format!("time {time} goes back (previous {last})")));
             }
             last = time;
-            if f[c_app].is_empty() {
-                return Err(Error::format(path, n, "empty app name"));
+            if r.get(APP).is_empty() {
+                return Err(r.bad("empty app name"));
             }
-            t.push(&mut index, time, f[c_app]);
+            t.push(&mut index, time, r.get(APP));
         }
         if t.launches.is_empty() {
             let msg = match user {
-                Some(u) if c_user.is_some() => {
+                Some(u) if by_user => {
                     let known: Vec<_> = users_seen.into_iter().collect();
                     format!("no launches of user {u:?}; users: {}", known.join(", "))
                 }
                 _ => "no launches".to_string(),
             };
-            return Err(Error::format(path, input.line_no(), msg));
+            return Err(Error::format(path, table.end_line, msg));
         }
         Ok(t)
     }
@@ -295,7 +281,7 @@ mod tests {
             ("time_s,app\n5,a\n4,b\n", ":3: time 4 goes back"),
             ("time_s,app\nsoon,a\n", ":2: time \"soon\""),
             ("time_s,app,colour\n", "unknown column \"colour\""),
-            ("app\n", "time column"),
+            ("app\n", "required column \"time_s\""),
             ("time_s,app\n1,\n", "empty app name"),
             ("time_s,app\n", "no launches"),
         ] {

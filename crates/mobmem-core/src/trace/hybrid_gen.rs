@@ -31,8 +31,8 @@ struct Proc {
     /// Share of its class's requests while in that class.
     weight: f64,
     write_share: f64,
-    /// (share of the trace, new adj): an app switch.
-    switch: Option<(f64, i32)>,
+    /// The adj it switches to at `HybridGen::switch_at` of the trace.
+    switch: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,7 +61,7 @@ fn procs(workload: &str) -> Vec<Proc> {
     let mut v = vec![p(1000, -900, 0.25, 0.35, None), p(1001, -800, 0.10, 0.2, None), p(1013, -700, 0.05, 0.2, None)];
     if workload != "stand-by" {
         v.push(p(2001, 0, 0.45, 0.3, None));
-        v.push(p(2002, 0, 0.15, 0.3, Some((0.0, 700))));
+        v.push(p(2002, 0, 0.15, 0.3, Some(700)));
     }
     v.push(p(3001, 500, 0.5, 0.5, None));
     v.push(p(3002, 200, 0.3, 0.2, None));
@@ -94,13 +94,8 @@ impl HybridGen {
         if total == 0 {
             return Err(Error::config("scale", format!("{} leaves no requests", self.scale)));
         }
-        let mut ps = procs(&self.workload);
+        let ps = procs(&self.workload);
         let switch_index = (total as f64 * self.switch_at) as u64;
-        for p in ps.iter_mut() {
-            if let Some((_, adj)) = p.switch {
-                p.switch = Some((self.switch_at, adj));
-            }
-        }
         // Expected requests of each process, for its footprint.
         let class_weight = |crit: bool, ps: &[Proc]| -> f64 {
             ps.iter().filter(|p| crate::trace::is_critical(p.adj) == crit).map(|p| p.weight).sum()
@@ -139,9 +134,10 @@ impl HybridGen {
         for i in 0..total {
             if i == switch_index {
                 for (k, p) in ps.iter().enumerate() {
-                    if let Some((_, a)) = p.switch {
+                    if let Some(a) = p.switch {
                         adj[k] = a;
-                        table.set(i.max(1), p.pid, a);
+                        // At access 0 this replaces the initial value, as the generator uses it.
+                        table.set(i, p.pid, a);
                     }
                 }
             }

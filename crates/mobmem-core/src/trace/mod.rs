@@ -8,6 +8,7 @@ pub mod hybrid_gen;
 mod input;
 mod pagemap;
 pub mod procs;
+pub mod table;
 
 use crate::error::{Error, Result};
 use pagemap::PageMap;

@@ -8,7 +8,8 @@
 //! holds from the start.
 //! A `name` column is allowed and only documents the row.
 
-use super::{open_input, Trace};
+use super::table::Table;
+use super::Trace;
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -83,71 +84,35 @@ impl ProcTable {
 
     /// Reads a side file (see the module doc) for `trace`.
     pub fn load(path: &Path, trace: &Trace) -> Result<ProcTable> {
-        let (mut input, _) = open_input(path)?;
-        let Some((_, header)) = input.next_line()? else {
-            return Err(Error::format(path, 1, "empty process table: no header line"));
-        };
-        let names: Vec<String> =
-            String::from_utf8_lossy(header).split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
-        const KNOWN: [&str; 6] = ["pid", "adj", "oom_score_adj", "access", "time_ns", "name"];
-        let mut col = [usize::MAX; 5]; // pid, adj, access, time_ns, name
-        for (i, n) in names.iter().enumerate() {
-            let k = match n.as_str() {
-                "pid" => 0,
-                "adj" | "oom_score_adj" => 1,
-                "access" => 2,
-                "time_ns" => 3,
-                "name" => 4,
-                _ => return Err(Error::format(path, 1, format!("unknown column {n:?}; known: {}", KNOWN.join(", ")))),
-            };
-            if col[k] != usize::MAX {
-                return Err(Error::format(path, 1, format!("column {n:?} appears twice")));
-            }
-            col[k] = i;
+        const PID: usize = 0;
+        const ADJ: usize = 1;
+        const ACCESS: usize = 2;
+        const TIME: usize = 3;
+        let cols: &[&[&str]] = &[&["pid"], &["adj", "oom_score_adj"], &["access"], &["time_ns"], &["name"]];
+        let t = Table::read(path, "process table", cols, &[PID, ADJ])?;
+        if t.has(ACCESS) && t.has(TIME) {
+            return Err(t.bad_header("give `access` or `time_ns`, not both"));
         }
-        for (k, what) in [(0, "pid"), (1, "adj")] {
-            if col[k] == usize::MAX {
-                return Err(Error::format(path, 1, format!("header lacks the required column {what:?}")));
-            }
-        }
-        if col[2] != usize::MAX && col[3] != usize::MAX {
-            return Err(Error::format(path, 1, "give `access` or `time_ns`, not both"));
-        }
-        if col[3] != usize::MAX && trace.times.is_none() {
-            return Err(Error::format(
-                path,
-                1,
-                format!("column time_ns needs a trace with times; {} has none", trace.path.display()),
-            ));
+        if t.has(TIME) && trace.times.is_none() {
+            return Err(
+                t.bad_header(format!("column time_ns needs a trace with times; {} has none", trace.path.display()))
+            );
         }
         let mut rows: Vec<(u64, u32, i32)> = Vec::new();
-        while let Some((n, line)) = input.next_line()? {
-            let text = String::from_utf8_lossy(line);
-            if text.trim().is_empty() || text.starts_with('#') {
-                continue;
-            }
-            let fields: Vec<&str> = text.split(',').map(str::trim).collect();
-            if fields.len() != names.len() {
-                return Err(Error::format(path, n, format!("expected {} fields, got {}", names.len(), fields.len())));
-            }
-            let pid: u32 = fields[col[0]]
-                .parse()
-                .map_err(|_| Error::format(path, n, format!("pid {:?} is not a 32-bit number", fields[col[0]])))?;
-            let adj: i32 =
-                fields[col[1]].parse().ok().filter(|a| (MIN_ADJ..=MAX_ADJ).contains(a)).ok_or_else(|| {
-                    Error::format(path, n, format!("adj {:?} is not in {MIN_ADJ}..={MAX_ADJ}", fields[col[1]]))
-                })?;
-            let when = |k: usize| col[k] != usize::MAX && !fields[col[k]].is_empty();
-            let at = if when(2) {
-                fields[col[2]]
+        for r in t.rows() {
+            let pid: u32 =
+                r.get(PID).parse().map_err(|_| r.bad(format!("pid {:?} is not a 32-bit number", r.get(PID))))?;
+            let adj = parse_adj(r.get(ADJ))
+                .ok_or_else(|| r.bad(format!("adj {:?} is not in {MIN_ADJ}..={MAX_ADJ}", r.get(ADJ))))?;
+            let at = if !r.get(ACCESS).is_empty() {
+                r.get(ACCESS)
                     .parse::<u64>()
-                    .map_err(|_| Error::format(path, n, format!("access {:?} is not an index", fields[col[2]])))?
-            } else if when(3) {
-                let t: u64 = fields[col[3]]
-                    .parse()
-                    .map_err(|_| Error::format(path, n, format!("time_ns {:?} is not a number", fields[col[3]])))?;
+                    .map_err(|_| r.bad(format!("access {:?} is not an index", r.get(ACCESS))))?
+            } else if !r.get(TIME).is_empty() {
+                let ns: u64 =
+                    r.get(TIME).parse().map_err(|_| r.bad(format!("time_ns {:?} is not a number", r.get(TIME))))?;
                 let times = trace.times.as_deref().unwrap_or(&[]);
-                times.partition_point(|&x| x < t) as u64
+                times.partition_point(|&x| x < ns) as u64
             } else {
                 0
             };
@@ -155,13 +120,23 @@ impl ProcTable {
         }
         // Stable: rows for the same access keep their file order (the last one wins).
         rows.sort_by_key(|r| r.0);
-        let mut t = ProcTable::default();
+        let mut table = ProcTable::default();
         for (at, pid, adj) in rows {
-            t.set(at, pid, adj);
+            table.set(at, pid, adj);
         }
-        t.check_covers(trace, &path.display().to_string())?;
-        Ok(t)
+        table.check_covers(trace, &path.display().to_string())?;
+        Ok(table)
     }
+}
+
+/// An `oom_score_adj` as text, if it is a number in the kernel's range.
+pub fn parse_adj(s: &str) -> Option<i32> {
+    s.parse().ok().filter(|a| valid_adj(*a))
+}
+
+/// Whether `adj` is in the kernel's `oom_score_adj` range.
+pub fn valid_adj(adj: i32) -> bool {
+    (MIN_ADJ..=MAX_ADJ).contains(&adj)
 }
 
 #[cfg(test)]

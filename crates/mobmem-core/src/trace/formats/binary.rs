@@ -16,11 +16,11 @@
 
 use super::FormatEntry;
 use crate::error::{Error, Result};
-use crate::trace::procs::{MAX_ADJ, MIN_ADJ};
+use crate::trace::procs::{valid_adj, MAX_ADJ, MIN_ADJ};
 use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_PAGES};
 
 fn check_adj(adj: i32) -> std::result::Result<(), String> {
-    if (MIN_ADJ..=MAX_ADJ).contains(&adj) {
+    if valid_adj(adj) {
         Ok(())
     } else {
         Err(format!("process table holds adj {adj}, outside {MIN_ADJ}..={MAX_ADJ}"))

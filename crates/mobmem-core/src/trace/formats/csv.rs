@@ -5,7 +5,7 @@
 
 use super::{parse_dec, parse_hex, show, FormatEntry};
 use crate::error::{Error, Result};
-use crate::trace::procs::{MAX_ADJ, MIN_ADJ};
+use crate::trace::procs::{parse_adj, MAX_ADJ, MIN_ADJ};
 use crate::trace::{Kind, LineReader, Op, Record, Trace, TraceBuilder};
 use std::io::{self, Write};
 
@@ -135,8 +135,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             None
         };
         let adj = if c_adj != usize::MAX && !adj_s.is_empty() {
-            let v = std::str::from_utf8(adj_s).ok().and_then(|s| s.parse::<i32>().ok());
-            match v.filter(|a| (MIN_ADJ..=MAX_ADJ).contains(a)) {
+            match std::str::from_utf8(adj_s).ok().and_then(parse_adj) {
                 Some(a) => Some(a),
                 None => {
                     b.bad_line(n, format!("adj {:?} is not an oom_score_adj in {MIN_ADJ}..={MAX_ADJ}", show(adj_s)))?;
