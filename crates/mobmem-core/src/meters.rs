@@ -37,6 +37,8 @@ pub struct Meters {
     pub write_backs: u64,
     /// Clean anon pages whose swap copy was still valid: freed with no I/O.
     pub swap_cache_drops: u64,
+    /// Pages read from swap by read-around (neighbours of a faulting page's slot, system level).
+    pub swap_readahead: u64,
     /// Clean file pages dropped (no I/O).
     pub file_drops: u64,
     /// Most swap slots in use at once, in pages.

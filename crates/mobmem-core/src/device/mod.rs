@@ -37,6 +37,12 @@ struct DeviceSpec {
     endurance_cycles: Option<u64>,
     /// A Table-II energy model (see `energy/models.toml`); fields left out are derived from it.
     energy_model: Option<String>,
+    /// Bandwidth by request size: `[[KiB, MB/s], ...]`, sizes increasing. With a table, a request's
+    /// service time is its size over the bandwidth at that size (so larger requests are faster per
+    /// byte, as the eMMC paper's Table VIII measured), and a missing `read_ns` / `write_ns` is the
+    /// time of one page at the table's bandwidth.
+    read_bw: Option<Vec<[f64; 2]>>,
+    write_bw: Option<Vec<[f64; 2]>>,
     #[serde(default)]
     source: String,
 }
@@ -55,7 +61,70 @@ pub struct Device {
     pub capacity_bytes: Option<u64>,
     pub endurance_cycles: Option<u64>,
     pub energy_model: Option<String>,
+    /// Bandwidth by request size (bytes, bytes/s), sizes increasing; empty = no size effect.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub read_bw: Vec<(f64, f64)>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub write_bw: Vec<(f64, f64)>,
     pub source: String,
+}
+
+/// Bandwidth at `bytes` from a size table: linear in log2(size) between points, flat beyond the
+/// ends.
+fn bandwidth_at(table: &[(f64, f64)], bytes: f64) -> f64 {
+    let (first, last) = (table[0], table[table.len() - 1]);
+    if bytes <= first.0 {
+        return first.1;
+    }
+    if bytes >= last.0 {
+        return last.1;
+    }
+    let i = table.partition_point(|p| p.0 <= bytes);
+    let (a, b) = (table[i - 1], table[i]);
+    let t = (bytes.log2() - a.0.log2()) / (b.0.log2() - a.0.log2());
+    a.1 + t * (b.1 - a.1)
+}
+
+impl Device {
+    /// Service time of one read request of `pages` contiguous pages of `page_size` bytes.
+    pub fn read_time_ns(&self, pages: u64, page_size: u64) -> f64 {
+        Self::request_ns(&self.read_bw, self.read_ns, pages, page_size)
+    }
+
+    /// Service time of one write request of `pages` contiguous pages.
+    pub fn write_time_ns(&self, pages: u64, page_size: u64) -> f64 {
+        Self::request_ns(&self.write_bw, self.write_ns, pages, page_size)
+    }
+
+    fn request_ns(table: &[(f64, f64)], per_page_ns: f64, pages: u64, page_size: u64) -> f64 {
+        let bytes = (pages * page_size) as f64;
+        if table.is_empty() {
+            per_page_ns * bytes / 4096.0
+        } else {
+            bytes / bandwidth_at(table, bytes) * 1e9
+        }
+    }
+}
+
+/// Checks a `[[KiB, MB/s], ...]` table and converts it to bytes and bytes/s.
+fn bw_table(name: &str, field: &str, t: Option<Vec<[f64; 2]>>) -> Result<Vec<(f64, f64)>> {
+    let Some(t) = t else { return Ok(Vec::new()) };
+    let err = |msg: String| Error::config(format!("devices.{name}.{field}"), msg);
+    if t.is_empty() {
+        return Err(err("needs at least one [KiB, MB/s] point".into()));
+    }
+    let mut prev = 0.0;
+    for &[kib, mbps] in &t {
+        if !(kib > prev && kib.is_finite()) {
+            return Err(err(format!("request sizes must be positive and increasing; {kib} KiB after {prev}")));
+        }
+        if !(mbps > 0.0 && mbps.is_finite()) {
+            return Err(err(format!("{mbps} MB/s at {kib} KiB is not a bandwidth")));
+        }
+        prev = kib;
+    }
+    // MB/s as storage vendors and blktrace print it: 10^6 bytes per second.
+    Ok(t.iter().map(|&[kib, mbps]| (kib * 1024.0, mbps * 1e6)).collect())
 }
 
 fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>, derived: Option<f64>) -> Result<f64> {
@@ -104,18 +173,25 @@ impl DeviceSpec {
             }
             Ok(v)
         };
+        let read_bw = bw_table(name, "read_bw", self.read_bw)?;
+        let write_bw = bw_table(name, "write_bw", self.write_bw)?;
+        let page_ns = |t: &[(f64, f64)]| (!t.is_empty()).then(|| 4096.0 / bandwidth_at(t, 4096.0) * 1e9);
+        let derived_read = page_ns(&read_bw).or(derived.map(|d| d.read_ns));
+        let derived_write = page_ns(&write_bw).or(derived.map(|d| d.write_ns));
         Ok(Device {
             name: name.to_string(),
             description: self.description,
             kind: self.kind,
-            read_ns: latency(name, "read", self.read_ns, self.read_iops, derived.map(|d| d.read_ns))?,
-            write_ns: latency(name, "write", self.write_ns, self.write_iops, derived.map(|d| d.write_ns))?,
+            read_ns: latency(name, "read", self.read_ns, self.read_iops, derived_read)?,
+            write_ns: latency(name, "write", self.write_ns, self.write_iops, derived_write)?,
             read_nj: energy("read_nj", self.read_nj, derived.map(|d| d.read_nj))?,
             write_nj: energy("write_nj", self.write_nj, derived.map(|d| d.write_nj))?,
             background_mw: energy("background_mw", self.background_mw, derived.map(|d| d.background_mw))?,
             capacity_bytes: self.capacity_bytes,
             endurance_cycles: self.endurance_cycles,
             energy_model: self.energy_model,
+            read_bw,
+            write_bw,
             source: self.source,
         })
     }
@@ -294,5 +370,32 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("u.toml:5") && e.to_string().contains("speed"), "{e}");
         assert!(c.get("nope", "swap").unwrap_err().to_string().contains("known:"));
+    }
+
+    #[test]
+    fn bandwidth_tables_make_large_requests_cheaper_per_page() {
+        let c = Catalog::builtin();
+        let e = c.get("emmc-gt-i9300", "swap").unwrap();
+        // Table VIII: 4 KB reads at 19.95 MB/s, 128 KB at 78.48 MB/s.
+        assert!((e.read_ns - 4096.0 / 19.95e6 * 1e9).abs() < 1e-6);
+        assert!((e.read_time_ns(32, 4096) - 131072.0 / 78.48e6 * 1e9).abs() < 1e-3);
+        assert!(e.read_time_ns(32, 4096) < 32.0 * e.read_time_ns(1, 4096) / 3.0);
+        // Between points: monotone in size; beyond the last point: its bandwidth.
+        let mut last = 0.0;
+        for pages in 1..=1024 {
+            let t = e.write_time_ns(pages, 4096);
+            assert!(t > last, "{pages}");
+            last = t;
+        }
+        assert!((e.read_time_ns(1024, 4096) - 4194304.0 / 79.95e6 * 1e9).abs() < 1e-3);
+        // No table: per-page latency times pages.
+        let u = c.get("ufs31", "swap").unwrap();
+        assert_eq!(u.read_time_ns(8, 4096), 8.0 * u.read_ns);
+        let mut c = Catalog::builtin();
+        let bad = "[x]\nkind = \"flash\"\nread_bw = [[8, 10], [4, 20]]\nwrite_ns = 1\n";
+        let e = c.add_toml(bad, Path::new("u.toml")).unwrap_err().to_string();
+        assert!(e.contains("devices.x.read_bw") && e.contains("increasing"), "{e}");
+        let bad = "[x]\nkind = \"flash\"\nread_bw = [[4, 0]]\nwrite_ns = 1\n";
+        assert!(c.add_toml(bad, Path::new("u.toml")).unwrap_err().to_string().contains("bandwidth"));
     }
 }

@@ -12,21 +12,40 @@ use crate::policy::{self, Access, Policy, PolicySetup, PolicyVisitor, ReclaimCtx
 use crate::trace::{Op, PageId, Trace, TraceStats};
 use std::time::Instant;
 
-mod pages;
+pub(crate) mod pages;
 mod tiered;
 
 use pages::{becomes_anon, FaultIo, Pages};
+pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
 
-struct Engine<P> {
-    policy: P,
+/// The flat page engine: one pool of frames. Page-trace replay drives it through `replay`; the
+/// system level (`crate::system`) drives it access by access, reclaims ahead of demand like
+/// kswapd, and releases the pages of processes that die.
+pub(crate) struct Engine<P> {
+    pub policy: P,
     direct_read: bool,
-    pages: Pages,
-    resident: usize,
-    frames: usize,
+    pub pages: Pages,
+    pub resident: usize,
+    pub frames: usize,
+    /// Swap-in read-around: a swap fault also reads the other pages of its aligned cluster of
+    /// `2^page_cluster` slots into free frames (Linux `vm.page-cluster`); 0 = off.
+    page_cluster: u32,
 }
 
 impl<P: Policy> Engine<P> {
-    fn reclaim_one(&mut self, index: usize) -> Result<()> {
+    pub fn new(policy: P, trace: &Trace, frames: usize, swap_cap: u64, direct_read: bool) -> Self {
+        Engine { policy, direct_read, pages: Pages::new(trace, swap_cap), resident: 0, frames, page_cluster: 0 }
+    }
+
+    /// Places swapped pages in numbered slots and reads clusters of `2^order` around each swap fault.
+    pub fn with_read_around(mut self, order: u32) -> Self {
+        self.page_cluster = order;
+        self.pages.slots = Some(pages::Slots::new(self.pages.flags.len(), self.pages.swap_cap));
+        self
+    }
+
+    /// Reclaims one page if the policy finds one; `None` when nothing can be reclaimed.
+    pub fn try_reclaim(&mut self, index: usize) -> Result<Option<EvictIo>> {
         let p = &mut self.pages;
         let victim = if p.swap_full() {
             p.m.reclaims_while_swap_full += 1;
@@ -38,17 +57,34 @@ impl<P: Policy> Engine<P> {
         };
         match victim {
             Some(v) => {
-                self.pages.evict(v, index)?;
+                let io = self.pages.evict(v, index)?;
                 self.resident -= 1;
-                Ok(())
+                Ok(Some(io))
             }
+            None => Ok(None),
+        }
+    }
+
+    fn reclaim_one(&mut self, index: usize) -> Result<()> {
+        match self.try_reclaim(index)? {
+            Some(_) => Ok(()),
             None => Err(self.pages.out_of_memory(index, self.resident)),
         }
     }
 
+    /// A page of a process that died leaves memory and swap with no I/O.
+    pub fn release(&mut self, page: PageId, kind: u8) {
+        if self.pages.flags[page as usize] & pages::RESIDENT != 0 {
+            self.policy.on_remove(page);
+            self.resident -= 1;
+        }
+        self.pages.forget(page as usize, kind);
+    }
+
     #[inline]
     fn fault(&mut self, a: &Access) -> Result<()> {
-        if self.pages.classify(a, self.direct_read)? == FaultIo::Mapped {
+        let io = self.pages.classify(a, self.direct_read)?;
+        if io == FaultIo::Mapped {
             // Direct Read mapped the NVM page in place: no frame, and the policy never sees it.
             return Ok(());
         }
@@ -62,27 +98,60 @@ impl<P: Policy> Engine<P> {
         self.pages.admit(a);
         self.resident += 1;
         self.policy.on_insert(a);
+        if io == FaultIo::SwapRead && self.page_cluster > 0 {
+            self.read_around(a);
+        }
         Ok(())
+    }
+
+    /// Brings the swapped neighbours of `a.page`'s slot into free frames as clean swap-cache pages
+    /// (their slots stay valid). Read-around never reclaims: it uses frames that are free.
+    #[cold]
+    fn read_around(&mut self, a: &Access) {
+        let Some(slots) = self.pages.slots.take() else { return };
+        for q in slots.neighbours(a.page, self.page_cluster) {
+            if self.resident >= self.frames {
+                break;
+            }
+            let f = self.pages.flags[q as usize];
+            if f & (pages::RESIDENT | pages::NVM_MAPPED) != 0 || f & pages::SWAP_VALID == 0 {
+                continue;
+            }
+            self.pages.flags[q as usize] = f | pages::RESIDENT | pages::SEEN;
+            self.pages.m.swap_readahead += 1;
+            self.resident += 1;
+            let qa = Access { page: q, op: Op::Read, index: a.index, anon: true };
+            self.policy.on_miss(&qa);
+            self.policy.on_insert(&qa);
+        }
+        self.pages.slots = Some(slots);
+    }
+
+    /// One access: a hit, a read of a page mapped in place, or a fault.
+    #[inline(always)]
+    pub fn access(&mut self, page: PageId, op: Op, index: usize) -> Result<()> {
+        let f = self.pages.flags[page as usize];
+        let a = Access { page, op, index, anon: becomes_anon(f, op) };
+        if f & pages::RESIDENT != 0 {
+            self.pages.m.hits += 1;
+            if a.op.is_write() {
+                self.pages.write_touch(a.page as usize);
+            }
+            self.policy.on_hit(&a);
+            Ok(())
+        } else if f & pages::NVM_MAPPED != 0 && !a.op.is_write() {
+            // A read of a page mapped in place: served from NVM, no fault.
+            self.pages.m.hits += 1;
+            self.pages.m.dr_hits += 1;
+            Ok(())
+        } else {
+            self.fault(&a)
+        }
     }
 
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         for (index, &w) in trace.accesses.iter().enumerate() {
-            let op = Op::from_bits(w);
-            let f = self.pages.flags[(w >> 2) as usize];
-            let a = Access { page: w >> 2, op, index, anon: becomes_anon(f, op) };
-            if f & pages::RESIDENT != 0 {
-                self.pages.m.hits += 1;
-                if a.op.is_write() {
-                    self.pages.write_touch(a.page as usize);
-                }
-                self.policy.on_hit(&a);
-            } else if f & pages::NVM_MAPPED != 0 && !a.op.is_write() {
-                // A read of a page mapped in place: served from NVM, no fault.
-                self.pages.m.hits += 1;
-                self.pages.m.dr_hits += 1;
-            } else {
-                self.fault(&a)?;
-            }
+            self.access(w >> 2, Op::from_bits(w), index)?;
         }
         self.pages.m.accesses = trace.len() as u64;
         Ok(())
@@ -103,13 +172,7 @@ impl PolicyVisitor for Run<'_> {
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
         let policy = P::new(&PolicySetup { frames: self.frames, trace: self.trace, costs: self.costs }, params)?;
-        let mut e = Engine {
-            policy,
-            direct_read: self.direct_read,
-            pages: Pages::new(self.trace, self.swap_cap),
-            resident: 0,
-            frames: self.frames,
-        };
+        let mut e = Engine::new(policy, self.trace, self.frames, self.swap_cap, self.direct_read);
         e.replay(self.trace)?;
         Ok(e.pages.m)
     }

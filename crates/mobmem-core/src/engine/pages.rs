@@ -59,7 +59,67 @@ pub struct Pages {
     pub flags: Vec<u8>,
     pub swap_used: u64,
     pub swap_cap: u64,
+    /// Slot numbers, kept only when swap-in read-around needs to know which pages are neighbours
+    /// in the swap area (the system level); page-trace runs count slots without placing them.
+    pub slots: Option<Slots>,
     pub m: Meters,
+}
+
+const NO: u32 = u32::MAX;
+
+/// Where each swapped page sits in the swap area. Slots are handed out next-fit from a cursor, as
+/// Linux's swap allocator does within a cluster, so pages swapped out together sit together and a
+/// read-around cluster brings back their neighbours.
+pub struct Slots {
+    owner: Vec<u32>,
+    of: Vec<u32>,
+    cursor: usize,
+    cap: usize,
+}
+
+impl Slots {
+    pub fn new(pages: usize, cap: u64) -> Slots {
+        Slots { owner: Vec::new(), of: vec![NO; pages], cursor: 0, cap: cap.min(u32::MAX as u64 - 1) as usize }
+    }
+
+    fn alloc(&mut self, page: PageId) {
+        if self.owner.len() < self.cap && self.cursor >= self.owner.len() {
+            self.owner.push(NO);
+        }
+        let n = self.owner.len();
+        for k in 0..n {
+            let s = (self.cursor + k) % n;
+            if self.owner[s] == NO {
+                self.owner[s] = page;
+                self.of[page as usize] = s as u32;
+                self.cursor = s + 1;
+                return;
+            }
+        }
+        // The engine checks swap_full before swapping out: a free slot always exists here.
+        unreachable!("swap slot allocation with swap full")
+    }
+
+    fn free(&mut self, page: PageId) {
+        let s = std::mem::replace(&mut self.of[page as usize], NO);
+        if s != NO {
+            self.owner[s as usize] = NO;
+        }
+    }
+
+    /// The pages in the aligned cluster of `2^order` slots around `page`'s slot, other than `page`.
+    pub fn neighbours(&self, page: PageId, order: u32) -> impl Iterator<Item = PageId> + '_ {
+        let s = self.of[page as usize] as usize;
+        let n = 1usize << order;
+        let start = if s == NO as usize { self.owner.len() } else { s & !(n - 1) };
+        let end = (start + n).min(self.owner.len());
+        self.owner[start.min(end)..end].iter().copied().filter(move |&q| q != NO && q != page)
+    }
+
+    pub fn slot(&self, page: PageId) -> Option<u32> {
+        let s = self.of[page as usize];
+        (s != NO).then_some(s)
+    }
 }
 
 impl Pages {
@@ -75,7 +135,26 @@ impl Pages {
                 })
                 .collect(),
         };
-        Pages { flags, swap_used: 0, swap_cap, m: Meters::default() }
+        Pages { flags, swap_used: 0, swap_cap, slots: None, m: Meters::default() }
+    }
+
+    /// Gives up `id`'s swap slot (its copy is stale, or its owner died).
+    #[inline]
+    fn free_slot(&mut self, id: usize) {
+        self.swap_used -= 1;
+        if let Some(s) = &mut self.slots {
+            s.free(id as PageId);
+        }
+    }
+
+    /// Forgets a page of a process that died: no frame (the engine has taken it from the policy),
+    /// no swap slot, and the next touch is a first touch again. `kind` is the page's declared kind
+    /// bits (`ANON` or `FILE_FIXED`).
+    pub fn forget(&mut self, id: usize, kind: u8) {
+        if self.flags[id] & SWAP_VALID != 0 {
+            self.free_slot(id);
+        }
+        self.flags[id] = kind;
     }
 
     #[inline(always)]
@@ -94,7 +173,7 @@ impl Pages {
         *f |= DIRTY;
         if *f & SWAP_VALID != 0 {
             *f &= !SWAP_VALID;
-            self.swap_used -= 1;
+            self.free_slot(id);
         }
     }
 
@@ -113,6 +192,9 @@ impl Pages {
                     )));
                 }
                 self.swap_used += 1;
+                if let Some(s) = &mut self.slots {
+                    s.alloc(v);
+                }
                 self.m.peak_swap_pages = self.m.peak_swap_pages.max(self.swap_used);
                 if self.swap_used == self.swap_cap && self.m.swap_full_at.is_none() {
                     self.m.swap_full_at = Some(index as u64);
