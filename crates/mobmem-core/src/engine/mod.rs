@@ -16,7 +16,7 @@ pub(crate) mod pages;
 mod tiered;
 
 use pages::{becomes_anon, FaultIo, Pages};
-pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
+pub(crate) use pages::{EvictIo, ANON};
 
 /// The flat page engine: one pool of frames. Page-trace replay drives it through `replay`; the
 /// system level (`crate::system`) drives it access by access, reclaims ahead of demand like

@@ -115,11 +115,6 @@ impl Slots {
         let end = (start + n).min(self.owner.len());
         self.owner[start.min(end)..end].iter().copied().filter(move |&q| q != NO && q != page)
     }
-
-    pub fn slot(&self, page: PageId) -> Option<u32> {
-        let s = self.of[page as usize];
-        (s != NO).then_some(s)
-    }
 }
 
 impl Pages {

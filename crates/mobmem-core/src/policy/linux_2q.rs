@@ -8,7 +8,7 @@
 //!    LRU; otherwise anon and file are scanned in proportion to `list size × fraction`, with
 //!    `ap = swappiness·(total+1)/(anon_cost+1)` and `fp = (200−swappiness)·(total+1)/(file_cost+1)`
 //!    (the kernel's SCAN_FRACT), spread deterministically by a smooth weighted round robin. A type
-//!    with no pages is never chosen.
+//!    with no pages is never chosen; with swap full (or off) file is scanned first (SCAN_FILE).
 //! 2. If that type's inactive list is low (`inactive × ratio < active`, `ratio = √(10·GiB)` or 1 under
 //!    1 GiB, `inactive_is_low`), pages move from the active tail to the inactive head with their
 //!    access bit cleared — except referenced executable file pages, which stay active
@@ -267,7 +267,8 @@ impl Policy for Linux2q {
     }
 
     fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {
-        let file = self.scan_file();
+        // No swap space: file first (get_scan_count's SCAN_FILE); anon only if no file page goes.
+        let file = ctx.swap_full() || self.scan_file();
         self.scan(file, ctx).or_else(|| self.scan(!file, ctx))
     }
 

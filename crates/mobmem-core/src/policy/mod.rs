@@ -77,6 +77,13 @@ pub struct ReclaimCtx<'a> {
 }
 
 impl ReclaimCtx<'_> {
+    /// Whether swap is full (or off): dirty anon pages cannot go, so policies that pick a type to
+    /// scan may skip anon, as Linux's `get_scan_count` does with no swap space.
+    #[inline(always)]
+    pub fn swap_full(&self) -> bool {
+        self.unevictable.is_some()
+    }
+
     /// Whether `page` may be reclaimed now. Always true unless swap is full.
     #[inline(always)]
     pub fn evictable(&self, page: PageId) -> bool {

@@ -16,6 +16,7 @@ struct Spec {
     category: Option<String>,
     size_mib: Option<f64>,
     anon_share: Option<f64>,
+    file_mib: Option<f64>,
     cold_start_s: Option<f64>,
     cold_cpu_share: Option<f64>,
     cold_cpu_s: Option<f64>,
@@ -51,6 +52,9 @@ pub struct AppProfile {
     pub category: String,
     pub size_mib: f64,
     pub anon_share: f64,
+    /// File data the app reads and maps (code, resources, assets), MiB: `size_mib × (1 − anon_share)`
+    /// unless given — a cold start may read more file data than stays mapped (asset files).
+    pub file_mib: f64,
     /// Measured cold-start time, when the catalog has one.
     pub cold_start_s: Option<f64>,
     pub cold_cpu_s: f64,
@@ -74,9 +78,8 @@ pub struct AppProfile {
 impl AppProfile {
     /// Anon and file pages of the app at `page_size` (at least one of each).
     pub fn pages(&self, page_size: u64) -> (u64, u64) {
-        let total = ((self.size_mib * 1048576.0 / page_size as f64).round() as u64).max(2);
-        let anon = ((total as f64 * self.anon_share).round() as u64).clamp(1, total - 1);
-        (anon, total - anon)
+        let pages = |mib: f64| (mib * 1048576.0 / page_size as f64).round() as u64;
+        (pages(self.size_mib * self.anon_share).max(1), pages(self.file_mib).max(1))
     }
 }
 
@@ -95,6 +98,7 @@ fn merge(top: &Spec, under: &Spec) -> Spec {
         category,
         size_mib,
         anon_share,
+        file_mib,
         cold_start_s,
         cold_cpu_share,
         cold_cpu_s,
@@ -218,6 +222,12 @@ impl AppCatalog {
         if size_mib <= 0.0 {
             return Err(Error::config(field("size_mib"), "must be positive"));
         }
+        let anon_share = share("anon_share", s.anon_share)?;
+        // An app's own size sets its file part unless its own table gives file_mib.
+        let file_mib = match app.file_mib {
+            Some(v) => num("file_mib", Some(v))?,
+            None => size_mib * (1.0 - anon_share),
+        };
         let cold_start_s = s.cold_start_s.map(|v| num("cold_start_s", Some(v))).transpose()?;
         let cold_cpu_share = share("cold_cpu_share", s.cold_cpu_share)?;
         // A measured cold start sets the CPU time unless the app's own table gives it.
@@ -234,7 +244,8 @@ impl AppCatalog {
             name: name.to_string(),
             category: cat_name,
             size_mib,
-            anon_share: share("anon_share", s.anon_share)?,
+            anon_share,
+            file_mib,
             cold_start_s,
             cold_cpu_s,
             cold_file_share: share("cold_file_share", s.cold_file_share)?,
@@ -271,8 +282,12 @@ mod tests {
         // Category values fill what the app does not say; defaults fill the rest.
         assert_eq!(cordy.anon_share, 0.7);
         assert_eq!(cordy.resume_share, 0.3);
+        // Table VI: the ten first loads read 186.91 MB of files for 244.5 MB of execution size.
+        assert!((cordy.file_mib - 45.13 * 0.764).abs() < 0.005);
         let (a, f) = cordy.pages(4096);
-        assert_eq!(a + f, (45.13f64 * 256.0).round() as u64);
+        assert_eq!((a, f), ((45.13f64 * 0.7 * 256.0).round() as u64, (cordy.file_mib * 256.0).round() as u64));
+        let twitter = c.get("Twitter").unwrap();
+        assert!((twitter.file_mib - 24.38 * 0.4).abs() < 1e-9);
         assert_eq!(c.get("TaoBao").unwrap().size_mib, 116.0);
         // An A2S app: size from its category.
         assert_eq!(c.get("Hangout").unwrap().size_mib, 30.0);

@@ -1,9 +1,15 @@
 //! The phone as a whole (DESIGN.md's second way in): app-usage traces drive apps, the low memory
-//! killer and page-level reclaim on the same engine. So far: app-usage traces and scenarios.
+//! killer and page-level reclaim on the same engine (see `sim`).
 
 pub mod catalog;
 pub mod killer;
+pub mod meters;
+pub mod phone;
+pub mod sim;
 pub mod usage;
 
 pub use catalog::{AppCatalog, AppProfile};
+pub use meters::{LaunchRecord, PhoneResult, SystemMeters};
+pub use phone::{Phone, Phones};
+pub use sim::{simulate_phone, PhoneRun};
 pub use usage::{Launch, UsageStats, UsageTrace};

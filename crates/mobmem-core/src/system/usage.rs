@@ -17,6 +17,20 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// The eMMC swap paper's ten games (Table V), in the order its scenario loads them.
+pub const EMMC_APPS: [&str; 10] = [
+    "Ben 10 Xenodrome",
+    "Bomb The Zombies",
+    "Drag Racing",
+    "Cordy2",
+    "Lep's World",
+    "Tap Sonic",
+    "Death Worm",
+    "PrettyPetSalon",
+    "Angry Birds Rio",
+    "Krazy Kart Racing",
+];
+
 /// One launch: the app (index into `UsageTrace::apps`) comes to the foreground at `time_s`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Launch {

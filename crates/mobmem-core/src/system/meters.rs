@@ -1,0 +1,145 @@
+//! What a system-level run counts: launches and their latency, kills, live apps, swap and file
+//! traffic, flash wear, energy — one record per run, plus one row per launch.
+
+use super::phone::{Layout, Phone};
+use super::usage::UsageStats;
+use crate::device::Device;
+use crate::meters::Meters;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One launch: a cold start (the app was dead) or a resume (it was alive).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaunchRecord {
+    /// Position in the usage trace.
+    pub index: u32,
+    /// When the user asked for the app, and when its launch began (later if the phone was still
+    /// busy with the previous one), in s.
+    pub time_s: f64,
+    pub start_s: f64,
+    pub app: String,
+    pub cold: bool,
+    /// Launch time: CPU time + the I/O it waited for.
+    pub latency_ms: f64,
+    pub cpu_ms: f64,
+    /// Waits for file reads, swap-ins, and reclaim writes (direct reclaim), in ms.
+    pub file_wait_ms: f64,
+    pub swap_wait_ms: f64,
+    pub reclaim_wait_ms: f64,
+    pub file_pages_read: u64,
+    pub swap_pages_read: u64,
+    /// Index into `UX_CLASSES`.
+    pub ux_class: usize,
+    /// At or above Android vitals' mark (cold ≥ 5 s, resume as a hot start ≥ 1.5 s).
+    pub excessive: bool,
+    /// Apps alive right after the launch (the launched one included).
+    pub live_apps: u32,
+}
+
+/// Per-app totals.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct AppSummary {
+    pub app: String,
+    pub category: String,
+    /// False: not in the catalog, ran with its defaults.
+    pub known: bool,
+    pub launches: u64,
+    pub cold: u64,
+    pub resumed: u64,
+    pub kills: u64,
+    pub mean_latency_ms: f64,
+    pub mean_cold_ms: Option<f64>,
+    pub mean_resume_ms: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SystemEnergy {
+    /// DRAM background power over the run (dram_mw_per_gib × DRAM).
+    pub dram_background_j: f64,
+    /// Swap and file device operations (per-page energy of each read and write).
+    pub swap_device_j: f64,
+    pub storage_device_j: f64,
+    /// The phone's active power over the launches' time (the eMMC paper's power × time).
+    pub launch_j: f64,
+    pub total_j: f64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SystemMeters {
+    pub launches: u64,
+    pub cold: u64,
+    pub resumed: u64,
+    /// Kills by reason (the killer's rule, `cached-cap`, or `oom` when reclaim found nothing).
+    pub kills: BTreeMap<String, u64>,
+    pub kills_total: u64,
+    /// Apps alive after each launch: mean and most.
+    pub live_apps_mean: f64,
+    pub live_apps_max: u32,
+    pub total_launch_ms: f64,
+    pub mean_launch_ms: f64,
+    pub mean_cold_ms: Option<f64>,
+    pub mean_resume_ms: Option<f64>,
+    /// Launches per UX class (`UX_CLASSES` order) and at or above the vitals marks.
+    pub ux: BTreeMap<String, u64>,
+    pub excessive: u64,
+    pub swap_in_pages: u64,
+    pub swap_out_pages: u64,
+    pub file_read_pages: u64,
+    pub write_back_pages: u64,
+    /// Read and write requests sent to the devices (after merging and read-around).
+    pub swap_read_requests: u64,
+    pub swap_write_requests: u64,
+    pub file_read_requests: u64,
+    /// Bytes read from and written to flash (swap on flash, the file store on flash).
+    pub flash_read_bytes: u64,
+    pub flash_write_bytes: u64,
+    /// Of which swap writes.
+    pub flash_swap_write_bytes: u64,
+    /// P/E cycles used (perfect wear levelling: written × write amplification / capacity), and
+    /// the flash's life at this run's write rate, when the device has a capacity and endurance.
+    pub pe_cycles_used: Option<f64>,
+    pub flash_lifetime_years: Option<f64>,
+    /// Memory stall of all work (direct reclaim, swap-ins, refaults), ms.
+    pub stall_ms: f64,
+    pub kswapd_wakes: u64,
+    pub kswapd_pages: u64,
+    pub kswapd_throttled: u64,
+    pub direct_reclaims: u64,
+    pub direct_reclaim_pages: u64,
+    pub energy: SystemEnergy,
+    /// Simulated time from the first launch to the end of the last session, s.
+    pub sim_time_s: f64,
+    /// Page touches generated (launches, sessions, background work).
+    pub touches: u64,
+    /// Apps of the usage trace that the catalog lacked (they ran with its defaults).
+    pub defaulted_apps: u64,
+    pub apps: Vec<AppSummary>,
+}
+
+/// The phone a run used, resolved.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedPhone {
+    pub name: String,
+    pub phone: Phone,
+    pub layout: Layout,
+    pub swap: Option<Device>,
+    pub storage: Device,
+    pub policy_params: serde_json::Value,
+    pub killer_params: serde_json::Value,
+    /// The killer's levels in pages, when it has levels: (adj, pages).
+    pub killer_levels: Vec<(i32, u64)>,
+    pub seed: u64,
+    pub ux_classes: [&'static str; 5],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PhoneResult {
+    pub config: ResolvedPhone,
+    pub usage: UsageStats,
+    pub usage_path: String,
+    pub meters: SystemMeters,
+    /// The page engine's counters (faults by cause, swap-ins/outs, drops).
+    pub pages: Meters,
+    pub launches: Vec<LaunchRecord>,
+    pub wall_time_s: f64,
+}

@@ -1,0 +1,431 @@
+//! The phone: memory, swap, file store, reclaim policy, killer, system processes and the launch
+//! model's knobs. Presets live in `phones.toml` (compiled in); a run names one and overrides
+//! fields, or gives a whole phone.
+
+use crate::device::{Catalog, Device};
+use crate::error::{Error, Result};
+use crate::units::MemorySize;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const BUILTIN: &str = include_str!("phones.toml");
+
+/// A process that is always there: system_server and friends (adj < 0, never killed), or the
+/// launcher (adj 600, which the killer may take).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemProcess {
+    pub name: String,
+    pub adj: i32,
+    pub anon_mib: f64,
+    pub file_mib: f64,
+    /// Light periodic activity: `pages` touches of its pages every `period_s` (0: none).
+    #[serde(default)]
+    pub period_s: f64,
+    #[serde(default)]
+    pub pages: u64,
+}
+
+/// User-perceived delay classes (Tolia et al., IEEE Computer 2006) and Android vitals' marks of an
+/// excessive start, in ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct UxThresholds {
+    pub crisp_ms: f64,
+    pub noticeable_ms: f64,
+    pub annoying_ms: f64,
+    pub unacceptable_ms: f64,
+    pub vitals_cold_ms: f64,
+    pub vitals_warm_ms: f64,
+    pub vitals_hot_ms: f64,
+}
+
+impl Default for UxThresholds {
+    fn default() -> Self {
+        UxThresholds {
+            crisp_ms: 150.0,
+            noticeable_ms: 1000.0,
+            annoying_ms: 2000.0,
+            unacceptable_ms: 5000.0,
+            vitals_cold_ms: 5000.0,
+            vitals_warm_ms: 2000.0,
+            vitals_hot_ms: 1500.0,
+        }
+    }
+}
+
+/// The five classes, fastest first.
+pub const UX_CLASSES: [&str; 5] = ["crisp", "noticeable", "annoying", "unacceptable", "unusable"];
+
+impl UxThresholds {
+    /// Index into `UX_CLASSES` of a delay.
+    pub fn class(&self, ms: f64) -> usize {
+        [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms]
+            .iter()
+            .take_while(|&&t| ms >= t)
+            .count()
+    }
+    fn validate(&self) -> Result<()> {
+        let t = [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms];
+        if t.iter().any(|v| !(*v > 0.0 && v.is_finite())) || t.windows(2).any(|w| w[1] <= w[0]) {
+            return Err(Error::config("ux", format!("class thresholds must be positive and increasing, got {t:?} ms")));
+        }
+        for (f, v) in [
+            ("vitals_cold_ms", self.vitals_cold_ms),
+            ("vitals_warm_ms", self.vitals_warm_ms),
+            ("vitals_hot_ms", self.vitals_hot_ms),
+        ] {
+            if !(v > 0.0 && v.is_finite()) {
+                return Err(Error::config(format!("ux.{f}"), format!("{v} must be positive")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn d_page() -> u64 {
+    4096
+}
+fn d_off() -> String {
+    "off".into()
+}
+fn d_storage() -> String {
+    "ufs31".into()
+}
+fn d_policy() -> String {
+    "linux-2q".into()
+}
+fn d_killer() -> String {
+    "minfree".into()
+}
+
+/// A phone. `Option` fields fall back to the preset's value, then to the defaults here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phone {
+    #[serde(default)]
+    pub description: String,
+    /// DRAM of the phone.
+    pub dram: MemorySize,
+    /// DRAM out of the model's reach: hardware carve-outs, kernel, and the OS's own use.
+    #[serde(default = "d_reserved")]
+    pub reserved: MemorySize,
+    #[serde(default = "d_page")]
+    pub page_size: u64,
+    /// Swap device, or "off".
+    #[serde(default = "d_off")]
+    pub swap: String,
+    #[serde(default)]
+    pub swap_size: Option<MemorySize>,
+    /// Device holding apps' files.
+    #[serde(default = "d_storage")]
+    pub storage: String,
+    #[serde(default = "d_policy")]
+    pub policy: String,
+    #[serde(default)]
+    pub params: toml::Table,
+    /// Direct Read (DR. Swap) on an NVM swap device.
+    #[serde(default)]
+    pub direct_read: bool,
+    /// Swap-in read-around: clusters of 2^page_cluster slots (Linux default 3: 8 pages); 0 = off.
+    #[serde(default = "d_cluster")]
+    pub page_cluster: u32,
+    /// Sequential file faults merge into requests of at most this size (Linux read_ahead_kb).
+    #[serde(default = "d_readahead")]
+    pub file_readahead_kib: u64,
+    #[serde(default = "d_killer")]
+    pub killer: String,
+    #[serde(default)]
+    pub killer_params: toml::Table,
+    /// Most cached (adj ≥ 900) apps kept; older ones are killed (Android's cached-process limit).
+    #[serde(default = "d_cached")]
+    pub max_cached: u32,
+    /// vm.min_free_kbytes; Linux's sqrt(16 × memory KiB) when absent.
+    #[serde(default)]
+    pub min_free_kib: Option<u64>,
+    /// vm.watermark_scale_factor (in 1/10000 of memory): the low and high watermarks above min.
+    #[serde(default = "d_wsf")]
+    pub watermark_scale_factor: u64,
+    /// Pages kswapd and direct reclaim take per pass (SWAP_CLUSTER_MAX).
+    #[serde(default = "d_batch")]
+    pub reclaim_batch: u32,
+    /// kswapd stops while the swap or file device has more than this much queued, so that heavy
+    /// swap-out falls through to direct reclaim.
+    #[serde(default = "d_backlog")]
+    pub kswapd_max_backlog_ms: f64,
+    /// Foreground activity after a launch lasts until the next launch, at most this long.
+    #[serde(default = "d_session")]
+    pub session_s: f64,
+    /// Power of the whole phone while an app loads (CPU, display, memory), for launch energy.
+    #[serde(default = "d_active_mw")]
+    pub active_mw: f64,
+    /// DRAM background power per GiB over the whole run.
+    #[serde(default = "d_dram_mw")]
+    pub dram_mw_per_gib: f64,
+    /// Flash writes per host write (FTL write amplification), for P/E cycles.
+    #[serde(default = "d_waf")]
+    pub write_amplification: f64,
+    #[serde(default)]
+    pub ux: UxThresholds,
+    #[serde(default)]
+    pub system: Vec<SystemProcess>,
+    #[serde(default)]
+    pub source: String,
+}
+
+fn d_reserved() -> MemorySize {
+    MemorySize::Bytes(0)
+}
+fn d_cluster() -> u32 {
+    3
+}
+fn d_readahead() -> u64 {
+    128
+}
+fn d_cached() -> u32 {
+    32
+}
+fn d_wsf() -> u64 {
+    10
+}
+fn d_batch() -> u32 {
+    32
+}
+fn d_backlog() -> f64 {
+    50.0
+}
+fn d_session() -> f64 {
+    60.0
+}
+fn d_active_mw() -> f64 {
+    1500.0
+}
+fn d_dram_mw() -> f64 {
+    100.0
+}
+fn d_waf() -> f64 {
+    1.0
+}
+
+/// Sizes in pages, resolved against the page size.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Layout {
+    pub dram_pages: u64,
+    /// Frames the model manages: DRAM − reserved.
+    pub frames: u64,
+    pub swap_pages: u64,
+    pub min: u64,
+    pub low: u64,
+    pub high: u64,
+}
+
+fn bytes(v: &MemorySize, field: &str, page_size: u64) -> Result<u64> {
+    match *v {
+        MemorySize::Bytes(b) => Ok(b),
+        MemorySize::Pages(p) => Ok(p * page_size),
+        MemorySize::Percent(_) => Err(Error::config(field, "a phone's sizes are bytes or pages, not a share")),
+    }
+}
+
+impl Phone {
+    pub fn swap_on(&self) -> bool {
+        self.swap != "off"
+    }
+
+    /// The swap device (None when swap is off) and the file-store device.
+    pub fn devices(&self, catalog: &Catalog) -> Result<(Option<Device>, Device)> {
+        let swap = if self.swap_on() { Some(catalog.get(&self.swap, "swap")?.clone()) } else { None };
+        Ok((swap, catalog.get(&self.storage, "storage")?.clone()))
+    }
+
+    pub fn layout(&self) -> Result<Layout> {
+        let ps = self.page_size;
+        if !ps.is_power_of_two() || ps < 512 {
+            return Err(Error::config("page_size", format!("{ps} is not a power of two ≥ 512")));
+        }
+        let dram = bytes(&self.dram, "dram", ps)?;
+        let reserved = bytes(&self.reserved, "reserved", ps)?;
+        if reserved >= dram {
+            return Err(Error::config("reserved", format!("{} leaves nothing of {} DRAM", self.reserved, self.dram)));
+        }
+        let frames = (dram - reserved) / ps;
+        let swap_pages = match (&self.swap_size, self.swap_on()) {
+            (_, false) => 0,
+            (Some(s), true) => bytes(s, "swap_size", ps)? / ps,
+            (None, true) => return Err(Error::config("swap_size", format!("swap on {} needs a size", self.swap))),
+        };
+        // Linux: min_free_kbytes = sqrt(16 × lowmem KiB), clamped to [128, 262144]; low and high
+        // are min plus max(min/4, memory × watermark_scale_factor / 10000) once and twice.
+        let min_kib = self
+            .min_free_kib
+            .unwrap_or_else(|| ((16.0 * (frames * ps / 1024) as f64).sqrt() as u64).clamp(128, 262144));
+        let min = (min_kib * 1024 / ps).max(1);
+        let step = (min / 4).max(frames * self.watermark_scale_factor / 10000).max(1);
+        let (low, high) = (min + step, min + 2 * step);
+        if high >= frames {
+            return Err(Error::config(
+                "min_free_kib",
+                format!("watermarks ({high} pages) leave no memory of {frames} frames"),
+            ));
+        }
+        Ok(Layout { dram_pages: dram / ps, frames, swap_pages, min, low, high })
+    }
+
+    pub fn validate(&self, catalog: &Catalog) -> Result<()> {
+        self.layout()?;
+        let (swap, _) = self.devices(catalog)?;
+        if self.direct_read && swap.as_ref().map(|d| d.kind) != Some(crate::device::DeviceKind::Nvm) {
+            return Err(Error::config(
+                "direct_read",
+                format!("Direct Read needs an NVM swap device; swap is {:?}", self.swap),
+            ));
+        }
+        if crate::policy::needs_tiers(&self.policy) || self.policy == "opt" {
+            return Err(Error::config(
+                "policy",
+                format!(
+                    "{:?} cannot run at system level (hybrid tiers and offline OPT need a page trace)",
+                    self.policy
+                ),
+            ));
+        }
+        crate::policy::resolved_params(&self.policy, &self.params)?;
+        super::killer::resolved_params(&self.killer, &self.killer_params)?;
+        self.ux.validate()?;
+        let pos = |f: &str, v: f64| {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(Error::config(f, format!("{v} must be a finite number ≥ 0")));
+            }
+            Ok(())
+        };
+        pos("session_s", self.session_s)?;
+        pos("kswapd_max_backlog_ms", self.kswapd_max_backlog_ms)?;
+        pos("active_mw", self.active_mw)?;
+        pos("dram_mw_per_gib", self.dram_mw_per_gib)?;
+        if !(self.write_amplification >= 1.0 && self.write_amplification.is_finite()) {
+            return Err(Error::config("write_amplification", format!("{} must be ≥ 1", self.write_amplification)));
+        }
+        if self.page_cluster > 10 {
+            return Err(Error::config(
+                "page_cluster",
+                format!("{} is more than Linux allows here (≤ 10)", self.page_cluster),
+            ));
+        }
+        if self.reclaim_batch == 0 {
+            return Err(Error::config("reclaim_batch", "must be at least 1"));
+        }
+        if self.file_readahead_kib * 1024 < self.page_size {
+            return Err(Error::config("file_readahead_kib", "must be at least one page"));
+        }
+        for (i, s) in self.system.iter().enumerate() {
+            let f = |n: &str| format!("system[{i}].{n}");
+            if !crate::trace::procs::valid_adj(s.adj) {
+                return Err(Error::config(f("adj"), format!("{} is not an oom_score_adj (-1000–1000)", s.adj)));
+            }
+            pos(&f("anon_mib"), s.anon_mib)?;
+            pos(&f("file_mib"), s.file_mib)?;
+            pos(&f("period_s"), s.period_s)?;
+        }
+        Ok(())
+    }
+}
+
+/// Named phones: the built-in presets plus any loaded from files.
+#[derive(Debug, Clone)]
+pub struct Phones {
+    phones: BTreeMap<String, toml::Table>,
+}
+
+impl Phones {
+    pub fn builtin() -> Phones {
+        let mut p = Phones { phones: BTreeMap::new() };
+        p.add_toml(BUILTIN, Path::new("<built-in phones>")).expect("built-in phones are valid (tested)");
+        p
+    }
+
+    pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
+        let t: BTreeMap<String, toml::Table> = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        for (name, table) in t {
+            Phone::deserialize(toml::Value::Table(table.clone())).map_err(|e| {
+                Error::config(format!("{}: {name}", origin.display()), e.to_string().trim().to_string())
+            })?;
+            self.phones.insert(name, table);
+        }
+        Ok(())
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &String> {
+        self.phones.keys()
+    }
+
+    /// Phone `name` with `overrides` (a table of Phone fields) laid over it.
+    pub fn get(&self, name: &str, overrides: &toml::Table) -> Result<Phone> {
+        let mut t = self
+            .phones
+            .get(name)
+            .ok_or_else(|| {
+                let known: Vec<_> = self.phones.keys().cloned().collect();
+                Error::config("phone", format!("unknown phone {name:?}; known: {}", known.join(", ")))
+            })?
+            .clone();
+        for (k, v) in overrides {
+            t.insert(k.clone(), v.clone());
+        }
+        Phone::deserialize(toml::Value::Table(t))
+            .map_err(|e| Error::config(format!("phone {name}"), e.to_string().trim().to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_resolve_and_validate() {
+        let phones = Phones::builtin();
+        let cat = Catalog::builtin();
+        for n in phones.names() {
+            let p = phones.get(n, &toml::Table::new()).unwrap();
+            p.validate(&cat).unwrap();
+        }
+        let g = phones.get("gt-i9300", &toml::Table::new()).unwrap();
+        let l = g.layout().unwrap();
+        assert_eq!(l.frames, 460 * 256);
+        assert_eq!(l.swap_pages, 262144);
+        // sqrt(16 × 471040 KiB) = 2745 KiB → 686 pages; step = max(171, 117) pages.
+        assert_eq!((l.min, l.low, l.high), (686, 857, 1028));
+        let mut o = toml::Table::new();
+        o.insert("swap".into(), "off".into());
+        assert_eq!(phones.get("gt-i9300", &o).unwrap().layout().unwrap().swap_pages, 0);
+    }
+
+    #[test]
+    fn bad_phones_name_the_field() {
+        let phones = Phones::builtin();
+        let cat = Catalog::builtin();
+        let with = |k: &str, v: toml::Value| {
+            let mut o = toml::Table::new();
+            o.insert(k.into(), v);
+            phones.get("gt-i9300", &o)
+        };
+        let e = with("reserved", "2GiB".into()).unwrap().layout().unwrap_err().to_string();
+        assert!(e.contains("reserved"), "{e}");
+        let e = with("policy", "opt".into()).unwrap().validate(&cat).unwrap_err().to_string();
+        assert!(e.contains("policy"), "{e}");
+        let e = with("killer", "nope".into()).unwrap().validate(&cat).unwrap_err().to_string();
+        assert!(e.contains("minfree"), "{e}");
+        let e = with("direct_read", true.into()).unwrap().validate(&cat).unwrap_err().to_string();
+        assert!(e.contains("Direct Read"), "{e}");
+        let e = with("colour", "red".into()).unwrap_err().to_string();
+        assert!(e.contains("colour"), "{e}");
+        let e = phones.get("pixel", &toml::Table::new()).unwrap_err().to_string();
+        assert!(e.contains("gt-i9300"), "{e}");
+        let mut ux = toml::Table::new();
+        ux.insert("crisp_ms".into(), 5000.0.into());
+        let e = with("ux", ux.into()).unwrap().validate(&cat).unwrap_err().to_string();
+        assert!(e.contains("ux"), "{e}");
+        let t = UxThresholds::default();
+        assert_eq!([t.class(10.0), t.class(150.0), t.class(1999.0), t.class(4000.0), t.class(9000.0)], [0, 1, 2, 3, 4]);
+    }
+}

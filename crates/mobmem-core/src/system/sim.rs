@@ -1,0 +1,1030 @@
+//! The system-level simulator: replays an app-usage trace on a phone. Apps are processes whose
+//! pages live in the page engine (the same engine page traces drive); launches, foreground
+//! sessions and background work *generate* page touches, and the engine decides hits, faults,
+//! evictions and swap. Around it: kswapd and direct reclaim between watermarks, the low memory
+//! killer, device queues with size-dependent bandwidth, and the launch clock.
+//!
+//! Time is simulated ns. A launch's clock advances by its CPU time (spread evenly over its
+//! touches) and by the I/O it waits for: file reads (sequential faults merged up to the readahead
+//! size), swap-ins (with read-around), and the writes of direct reclaim. kswapd's writes are queued
+//! on the devices without anyone waiting, so a later read may queue behind them.
+
+use super::catalog::{AppCatalog, AppProfile};
+use super::killer::{self, Candidate, Kill, Killer, KillerSetup, KillerVisitor, MemView};
+use super::meters::{AppSummary, LaunchRecord, PhoneResult, ResolvedPhone, SystemEnergy, SystemMeters};
+use super::phone::{Layout, Phone};
+use super::usage::UsageTrace;
+use crate::device::{Catalog, Device, DeviceKind};
+use crate::engine::{Engine, EvictIo, ANON};
+use crate::error::{Error, Result};
+use crate::policy::{self, IoCosts, Policy, PolicySetup, PolicyVisitor};
+use crate::trace::gen::Rng;
+use crate::trace::{Kind, Op, PageId, Trace};
+use std::time::Instant;
+
+/// What to run.
+pub struct PhoneRun<'a> {
+    pub phone_name: &'a str,
+    pub phone: &'a Phone,
+    pub usage: &'a UsageTrace,
+    pub apps: &'a AppCatalog,
+    pub devices: &'a Catalog,
+    pub seed: u64,
+    /// Check the conservation invariants after every launch (tests; costs a pass over all pages).
+    pub checks: bool,
+}
+
+/// Length of a foreground-session step: background work due in a step runs before its touches.
+const STEP_NS: f64 = 100e6;
+/// PSI-style stall window.
+const WINDOW_NS: f64 = 1e9;
+
+struct Proc {
+    name: String,
+    /// Index into the profiles (apps), None for system processes.
+    app: Option<usize>,
+    anon0: u32,
+    anon_n: u32,
+    file0: u32,
+    file_n: u32,
+    adj: i32,
+    alive: bool,
+    /// Anon pages allocated since the process started (a prefix of its anon range).
+    anon_alloc: u32,
+    last_used_ns: f64,
+    period_ns: f64,
+    bg_pages: u64,
+    next_bg_ns: f64,
+    hot_share: f64,
+    hot_prob: f64,
+    write_share: f64,
+    anon_share: f64,
+}
+
+impl Proc {
+    fn persistent(&self) -> bool {
+        self.adj < 0
+    }
+
+    /// A page to touch: anon or file by the app's split, hot set with `hot_prob`.
+    fn pick(&self, rng: &mut Rng) -> (PageId, Op) {
+        let anon = self.anon_alloc > 0 && (self.file_n == 0 || rng.f64() < self.anon_share);
+        let (base, n) = if anon { (self.anon0, self.anon_alloc) } else { (self.file0, self.file_n) };
+        let hot = ((n as f64 * self.hot_share) as u64).max(1);
+        let off = if rng.f64() < self.hot_prob { rng.below(hot) } else { rng.below(n as u64) };
+        let op = if anon && rng.f64() < self.write_share { Op::Write } else { Op::Read };
+        (base + off as u32, op)
+    }
+}
+
+/// A device and its queue (two devices with the same name share one queue).
+struct Dev {
+    model: Device,
+    q: usize,
+}
+
+/// Stall time per window, PSI-like: the last full window plus the current one.
+#[derive(Default)]
+struct Stall {
+    window: u64,
+    cur: f64,
+    prev: f64,
+    total: f64,
+}
+
+impl Stall {
+    fn add(&mut self, t: f64, ns: f64) {
+        self.roll(t);
+        self.cur += ns;
+        self.total += ns;
+    }
+    fn roll(&mut self, t: f64) {
+        let w = (t.max(0.0) / WINDOW_NS) as u64;
+        if w != self.window {
+            self.prev = if w == self.window + 1 { self.cur } else { 0.0 };
+            self.cur = 0.0;
+            self.window = w;
+        }
+    }
+    fn ms_per_s(&mut self, t: f64) -> f64 {
+        self.roll(t);
+        let span = WINDOW_NS + (t.max(0.0) - self.window as f64 * WINDOW_NS);
+        (self.prev + self.cur) / span * 1e3
+    }
+}
+
+/// Waits a task accumulated (a launch's, or background work's).
+#[derive(Default, Clone, Copy)]
+struct Waits {
+    file: f64,
+    swap: f64,
+    reclaim: f64,
+    file_pages: u64,
+    swap_pages: u64,
+}
+
+/// An open sequential file read, which later faults on the next pages may extend.
+struct OpenRead {
+    next_page: PageId,
+    pages: u64,
+    end: f64,
+}
+
+struct Sim<'a, P: Policy, K: Killer> {
+    e: Engine<P>,
+    killer: K,
+    phone: &'a Phone,
+    layout: Layout,
+    procs: Vec<Proc>,
+    profiles: Vec<AppProfile>,
+    swap: Option<Dev>,
+    file: Dev,
+    busy: Vec<f64>,
+    open_read: Option<OpenRead>,
+    rng: Rng,
+    fg: Option<usize>,
+    prev_fg: Option<usize>,
+    index: usize,
+    stall: Stall,
+    m: SystemMeters,
+    swap_read_pages_dev: u64,
+    swap_write_pages_dev: u64,
+    file_read_pages_dev: u64,
+    file_write_pages_dev: u64,
+    checks: bool,
+    launches: Vec<LaunchRecord>,
+    /// Resident file pages (the page cache), kept up to date from the engine's counters.
+    file_resident: u64,
+}
+
+fn pages_of(mib: f64, page_size: u64) -> u32 {
+    (mib * 1048576.0 / page_size as f64).round() as u32
+}
+
+impl<P: Policy, K: Killer> Sim<'_, P, K> {
+    fn free(&self) -> u64 {
+        (self.e.frames - self.e.resident) as u64
+    }
+
+    fn resident_file(&self) -> u64 {
+        self.file_resident
+    }
+
+    /// Page-cache pages that left memory: the engine counts file drops and write-backs.
+    fn file_evictions(&self) -> u64 {
+        self.e.pages.m.file_drops + self.e.pages.m.write_backs
+    }
+
+    fn view(&mut self, t: f64) -> MemView {
+        MemView {
+            now_ns: t,
+            page_size: self.phone.page_size,
+            frames: self.layout.frames,
+            free_pages: self.free(),
+            file_pages: self.resident_file(),
+            swap_on: self.swap.is_some(),
+            swap_total: self.layout.swap_pages,
+            swap_used: self.e.pages.swap_used,
+            stall_ms_per_s: self.stall.ms_per_s(t),
+        }
+    }
+
+    fn candidates(&self, with_pages: bool) -> Vec<Candidate> {
+        self.procs
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| p.alive && !p.persistent() && Some(*i) != self.fg)
+            .map(|(i, p)| Candidate {
+                pid: i,
+                adj: p.adj,
+                last_used_ns: p.last_used_ns,
+                pages: if with_pages { self.held(p) } else { 0 },
+            })
+            .collect()
+    }
+
+    /// Anon pages a process holds in memory or swap.
+    fn held(&self, p: &Proc) -> u64 {
+        let f = &self.e.pages.flags[p.anon0 as usize..(p.anon0 + p.anon_n) as usize];
+        f.iter().filter(|&&x| x & (crate::engine::pages::RESIDENT | crate::engine::pages::SWAP_VALID) != 0).count()
+            as u64
+    }
+
+    /// Kills `pid`: its anon pages leave memory and swap at once (file pages stay in the page
+    /// cache, which belongs to the files, not the process).
+    fn kill(&mut self, pid: usize, reason: &str) {
+        let p = &mut self.procs[pid];
+        p.alive = false;
+        p.anon_alloc = 0;
+        let (a0, n) = (p.anon0, p.anon_n);
+        for page in a0..a0 + n {
+            self.e.release(page, ANON);
+        }
+        *self.m.kills.entry(reason.to_string()).or_insert(0) += 1;
+        self.m.kills_total += 1;
+        if let Some(a) = self.procs[pid].app {
+            self.m.apps[a].kills += 1;
+        }
+    }
+
+    /// Asks the killer; kills at most one process. Returns whether it killed.
+    fn consult_killer(&mut self, t: f64) -> bool {
+        let v = self.view(t);
+        match self.killer.check(&v) {
+            Some(Kill { min_adj, reason }) => self.kill_one(min_adj, reason),
+            None => false,
+        }
+    }
+
+    fn kill_one(&mut self, min_adj: i32, reason: &str) -> bool {
+        let tie = self.killer.tie();
+        let c = self.candidates(tie == killer::Tie::Largest);
+        match killer::choose(&c, min_adj, tie) {
+            Some(pid) => {
+                self.kill(pid, reason);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Queues a request; returns when it completes.
+    fn request(&mut self, dev: DevRef, write: bool, pages: u64, t: f64) -> f64 {
+        let ps = self.phone.page_size;
+        let d = match dev {
+            DevRef::Swap => self.swap.as_ref().unwrap_or(&self.file),
+            DevRef::File => &self.file,
+        };
+        let service = if write { d.model.write_time_ns(pages, ps) } else { d.model.read_time_ns(pages, ps) };
+        let q = d.q;
+        let end = t.max(self.busy[q]) + service;
+        self.busy[q] = end;
+        match (dev, write) {
+            (DevRef::Swap, false) => {
+                self.swap_read_pages_dev += pages;
+                self.m.swap_read_requests += 1;
+            }
+            (DevRef::Swap, true) => {
+                self.swap_write_pages_dev += pages;
+                self.m.swap_write_requests += 1;
+            }
+            (DevRef::File, false) => {
+                self.file_read_pages_dev += pages;
+                self.m.file_read_requests += 1;
+            }
+            (DevRef::File, true) => self.file_write_pages_dev += pages,
+        }
+        end
+    }
+
+    /// A file read of `page` at `t`: extends the open sequential read when it can, else a new
+    /// request. Returns when the page is in.
+    fn file_read(&mut self, page: PageId, t: f64) -> f64 {
+        let max = (self.phone.file_readahead_kib * 1024 / self.phone.page_size).max(1);
+        let q = self.file.q;
+        if let Some(o) = &mut self.open_read {
+            // Only while nothing else has queued behind it on the device.
+            if o.next_page == page && o.pages < max && self.busy[q] == o.end && t <= o.end {
+                let ps = self.phone.page_size;
+                let extra = self.file.model.read_time_ns(o.pages + 1, ps) - self.file.model.read_time_ns(o.pages, ps);
+                o.pages += 1;
+                o.next_page += 1;
+                o.end += extra;
+                self.busy[q] = o.end;
+                self.file_read_pages_dev += 1;
+                return o.end;
+            }
+        }
+        let end = self.request(DevRef::File, false, 1, t);
+        self.open_read = Some(OpenRead { next_page: page + 1, pages: 1, end });
+        end
+    }
+
+    /// Queues the writes of an eviction batch; returns when they complete.
+    fn write_batch(&mut self, swap_w: u64, file_w: u64, t: f64) -> f64 {
+        let mut end = t;
+        if swap_w > 0 {
+            end = end.max(self.request(DevRef::Swap, true, swap_w, t));
+        }
+        if file_w > 0 {
+            end = end.max(self.request(DevRef::File, true, file_w, t));
+        }
+        end
+    }
+
+    /// Reclaims up to `n` pages; returns (reclaimed, swap writes, file writes).
+    fn reclaim(&mut self, n: u64) -> Result<(u64, u64, u64)> {
+        let (mut got, mut sw, mut fw) = (0, 0, 0);
+        let fe0 = self.file_evictions();
+        while got < n {
+            match self.e.try_reclaim(self.index)? {
+                Some(io) => {
+                    got += 1;
+                    match io {
+                        EvictIo::SwapWrite => sw += 1,
+                        EvictIo::FileWrite => fw += 1,
+                        EvictIo::None => {}
+                    }
+                }
+                None => break,
+            }
+        }
+        self.file_resident -= self.file_evictions() - fe0;
+        Ok((got, sw, fw))
+    }
+
+    /// kswapd at `t`: the killer looks first (the legacy LMK ran as a shrinker inside reclaim),
+    /// then pages are reclaimed up to the high watermark unless a device is backed up.
+    fn kswapd(&mut self, t: f64) -> Result<()> {
+        self.m.kswapd_wakes += 1;
+        self.consult_killer(t);
+        let backlog = self.phone.kswapd_max_backlog_ms * 1e6;
+        while self.free() < self.layout.high {
+            if self.busy.iter().any(|&b| b - t > backlog) {
+                self.m.kswapd_throttled += 1;
+                break;
+            }
+            let want = (self.layout.high - self.free()).min(self.phone.reclaim_batch as u64);
+            let (got, sw, fw) = self.reclaim(want)?;
+            self.m.kswapd_pages += got;
+            self.write_batch(sw, fw, t);
+            if got < want {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes room for a page fault of the task at `*clock`: direct reclaim at the min watermark
+    /// (the task waits for the batch's writes), and kills when nothing can be reclaimed.
+    fn make_room(&mut self, clock: &mut f64, w: &mut Waits) -> Result<()> {
+        if self.free() > self.layout.min {
+            return Ok(());
+        }
+        self.m.direct_reclaims += 1;
+        self.consult_killer(*clock);
+        if self.free() > self.layout.min {
+            return Ok(());
+        }
+        let (got, sw, fw) = self.reclaim(self.phone.reclaim_batch as u64)?;
+        self.m.direct_reclaim_pages += got;
+        let end = self.write_batch(sw, fw, *clock);
+        let wait = end - *clock;
+        w.reclaim += wait;
+        self.stall.add(*clock, wait);
+        *clock = end;
+        while self.free() == 0 {
+            // Nothing left to reclaim (swap off or full, no clean page): only a kill helps.
+            if !self.kill_one(0, "oom") {
+                let fg = self.fg.map(|i| self.procs[i].name.clone()).unwrap_or_default();
+                return Err(Error::OutOfMemory {
+                    access: self.index as u64,
+                    msg: format!(
+                        "at {:.3} s nothing can be reclaimed or killed for {fg:?}: {} frames resident, swap {} of {} pages",
+                        *clock * 1e-9,
+                        self.e.resident,
+                        self.e.pages.swap_used,
+                        self.layout.swap_pages
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// One touch by the task at `*clock`; its I/O waits advance the clock.
+    fn touch(&mut self, page: PageId, op: Op, clock: &mut f64, w: &mut Waits) -> Result<()> {
+        use crate::engine::pages::{NVM_MAPPED, RESIDENT};
+        let f = self.e.pages.flags[page as usize];
+        self.m.touches += 1;
+        if f & RESIDENT != 0 || (f & NVM_MAPPED != 0 && !op.is_write()) {
+            return self.e.access(page, op, self.index).map(|_| self.index += 1);
+        }
+        self.make_room(clock, w)?;
+        let m0 = &self.e.pages.m;
+        let (fr0, rr0, sw0, sra0, so0, wb0, fd0) = (
+            m0.cold_file + m0.file_rereads,
+            m0.file_rereads,
+            m0.swap_ins,
+            m0.swap_readahead,
+            m0.swap_outs,
+            m0.write_backs,
+            m0.file_drops,
+        );
+        self.e.access(page, op, self.index)?;
+        self.index += 1;
+        let m1 = &self.e.pages.m;
+        let file = m1.cold_file + m1.file_rereads - fr0;
+        let refault = m1.file_rereads - rr0;
+        let swap_in = m1.swap_ins - sw0 + m1.swap_readahead - sra0;
+        let (so, wb) = (m1.swap_outs - so0, m1.write_backs - wb0);
+        let dropped = m1.file_drops - fd0 + wb;
+        self.file_resident = self.file_resident + file - dropped;
+        if so + wb > 0 {
+            // The policy reclaimed inside the fault (2Q's queue cap): synchronous, like direct reclaim.
+            let end = self.write_batch(so, wb, *clock);
+            w.reclaim += end - *clock;
+            self.stall.add(*clock, end - *clock);
+            *clock = end;
+        }
+        if file > 0 {
+            let end = self.file_read(page, *clock);
+            w.file += end - *clock;
+            w.file_pages += 1;
+            if refault > 0 {
+                self.stall.add(*clock, end - *clock);
+            }
+            *clock = end;
+        }
+        if swap_in > 0 && self.swap.is_some() {
+            let end = self.request(DevRef::Swap, false, swap_in, *clock);
+            w.swap += end - *clock;
+            w.swap_pages += swap_in;
+            self.stall.add(*clock, end - *clock);
+            *clock = end;
+        }
+        if self.free() < self.layout.low {
+            self.kswapd(*clock)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the background work due up to `until`.
+    fn background(&mut self, until: f64) -> Result<()> {
+        loop {
+            let next = self
+                .procs
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| p.alive && p.period_ns > 0.0 && p.bg_pages > 0 && Some(*i) != self.fg)
+                .map(|(i, p)| (p.next_bg_ns, i))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let Some((t, pid)) = next else { return Ok(()) };
+            if t > until {
+                return Ok(());
+            }
+            let mut clock = t;
+            let mut w = Waits::default();
+            for _ in 0..self.procs[pid].bg_pages {
+                if !self.procs[pid].alive {
+                    break;
+                }
+                let (page, op) = self.procs[pid].pick(&mut self.rng);
+                self.touch(page, op, &mut clock, &mut w)?;
+            }
+            let p = &mut self.procs[pid];
+            p.next_bg_ns = t + p.period_ns;
+        }
+    }
+
+    /// Importance after `fg` comes to the foreground: foreground 0, the previous app 700, apps
+    /// with background work their `bg_adj`, the other apps cached 900–999 by recency; cached apps
+    /// beyond `max_cached` are killed, oldest first.
+    fn reorder(&mut self) {
+        let mut cached: Vec<usize> = Vec::new();
+        for (i, p) in self.procs.iter_mut().enumerate() {
+            let Some(a) = p.app else { continue };
+            if !p.alive {
+                continue;
+            }
+            if Some(i) == self.fg {
+                p.adj = 0;
+            } else if Some(i) == self.prev_fg {
+                p.adj = 700;
+            } else if p.period_ns > 0.0 && p.bg_pages > 0 {
+                p.adj = self.profiles[a].bg_adj;
+            } else {
+                cached.push(i);
+            }
+        }
+        cached.sort_by(|&a, &b| self.procs[b].last_used_ns.total_cmp(&self.procs[a].last_used_ns).then(a.cmp(&b)));
+        for (rank, &i) in cached.iter().enumerate() {
+            self.procs[i].adj = (900 + 10 * rank as i32).min(999);
+        }
+        for &i in cached.iter().skip(self.phone.max_cached as usize) {
+            self.kill(i, "cached-cap");
+        }
+    }
+
+    fn live_apps(&self) -> u32 {
+        self.procs.iter().filter(|p| p.alive && p.app.is_some()).count() as u32
+    }
+
+    /// Touches of a cold start: the file pages it reads and the anon pages it allocates, mixed
+    /// evenly; or of a resume: the hot front of both regions, some anon ones written.
+    fn launch_touches(&self, pid: usize, cold: bool) -> Vec<(PageId, Op)> {
+        let p = &self.procs[pid];
+        let prof = &self.profiles[p.app.unwrap_or(0)];
+        let (nf, na, write_share) = if cold {
+            (
+                (p.file_n as f64 * prof.cold_file_share).round() as u32,
+                (p.anon_n as f64 * prof.cold_anon_share).round() as u32,
+                1.0,
+            )
+        } else {
+            (
+                (p.file_n as f64 * prof.resume_share).round() as u32,
+                (p.anon_alloc as f64 * prof.resume_share).round() as u32,
+                prof.resume_write_share,
+            )
+        };
+        let mut out = Vec::with_capacity((nf + na) as usize);
+        let (mut i, mut j) = (0u32, 0u32);
+        let total = (nf + na) as u64;
+        for k in 0..total {
+            // Interleave so that after k touches about k × nf / total are file pages.
+            let want_file = (k + 1) * nf as u64 / total.max(1);
+            if (i as u64) < want_file && i < nf || j >= na {
+                out.push((p.file0 + i, Op::Read));
+                i += 1;
+            } else {
+                let op = if cold || (j as f64) < na as f64 * write_share { Op::Write } else { Op::Read };
+                out.push((p.anon0 + j, op));
+                j += 1;
+            }
+        }
+        out
+    }
+
+    fn launch(&mut self, index: u32, time_s: f64, app: usize, start: f64, next: f64) -> Result<f64> {
+        let pid = self.app_pid(app);
+        self.background(start)?;
+        if self.fg != Some(pid) {
+            self.prev_fg = self.fg;
+        }
+        self.fg = Some(pid);
+        let cold = !self.procs[pid].alive;
+        {
+            let p = &mut self.procs[pid];
+            p.alive = true;
+            p.last_used_ns = start;
+            p.next_bg_ns = start + p.period_ns;
+        }
+        self.reorder();
+        let prof = &self.profiles[app];
+        let cpu_ns = if cold { prof.cold_cpu_s } else { prof.resume_cpu_s } * 1e9;
+        let touches = self.launch_touches(pid, cold);
+        if cold {
+            let p = &mut self.procs[pid];
+            p.anon_alloc = touches.iter().filter(|(pg, _)| *pg >= p.anon0 && *pg < p.anon0 + p.anon_n).count() as u32;
+        }
+        let mut clock = start;
+        let mut w = Waits::default();
+        let dt = cpu_ns / touches.len().max(1) as f64;
+        for &(page, op) in &touches {
+            clock += dt;
+            self.touch(page, op, &mut clock, &mut w)?;
+        }
+        if touches.is_empty() {
+            clock += cpu_ns;
+        }
+        let latency_ms = (clock - start) * 1e-6;
+        let ux = &self.phone.ux;
+        let ux_class = ux.class(latency_ms);
+        let excessive = latency_ms >= if cold { ux.vitals_cold_ms } else { ux.vitals_hot_ms };
+        let live = self.live_apps();
+        let rec = LaunchRecord {
+            index,
+            time_s,
+            start_s: start * 1e-9,
+            app: self.profiles[app].name.clone(),
+            cold,
+            latency_ms,
+            cpu_ms: cpu_ns * 1e-6,
+            file_wait_ms: w.file * 1e-6,
+            swap_wait_ms: w.swap * 1e-6,
+            reclaim_wait_ms: w.reclaim * 1e-6,
+            file_pages_read: w.file_pages,
+            swap_pages_read: w.swap_pages,
+            ux_class,
+            excessive,
+            live_apps: live,
+        };
+        self.record(app, &rec);
+        self.launches.push(rec);
+        // The foreground session: touches at the app's rate until the next launch (at most
+        // session_s), background work interleaved step by step.
+        let end = next.min(clock + self.phone.session_s * 1e9);
+        let rate = self.profiles[app].fg_pages_per_s;
+        if rate > 0.0 {
+            let dt = 1e9 / rate;
+            let mut w = Waits::default();
+            while clock + dt <= end {
+                let step_end = (clock + STEP_NS).min(end);
+                self.background(step_end)?;
+                while clock + dt <= step_end {
+                    clock += dt;
+                    if !self.procs[pid].alive {
+                        return Ok(clock.max(end));
+                    }
+                    let (page, op) = self.procs[pid].pick(&mut self.rng);
+                    self.touch(page, op, &mut clock, &mut w)?;
+                }
+                if step_end >= end {
+                    break;
+                }
+            }
+        }
+        self.procs[pid].last_used_ns = clock.max(start);
+        Ok(clock.max(end.min(next)))
+    }
+
+    fn app_pid(&self, app: usize) -> usize {
+        self.procs.len() - self.profiles.len() + app
+    }
+
+    fn record(&mut self, app: usize, r: &LaunchRecord) {
+        let m = &mut self.m;
+        m.launches += 1;
+        if r.cold {
+            m.cold += 1;
+        } else {
+            m.resumed += 1;
+        }
+        m.total_launch_ms += r.latency_ms;
+        *m.ux.entry(super::phone::UX_CLASSES[r.ux_class].to_string()).or_insert(0) += 1;
+        m.excessive += r.excessive as u64;
+        m.live_apps_max = m.live_apps_max.max(r.live_apps);
+        m.live_apps_mean += r.live_apps as f64;
+        let a = &mut m.apps[app];
+        a.launches += 1;
+        if r.cold {
+            a.cold += 1;
+            a.mean_cold_ms = Some(a.mean_cold_ms.unwrap_or(0.0) + r.latency_ms);
+        } else {
+            a.resumed += 1;
+            a.mean_resume_ms = Some(a.mean_resume_ms.unwrap_or(0.0) + r.latency_ms);
+        }
+        a.mean_latency_ms += r.latency_ms;
+    }
+
+    /// The conservation invariants (tests): resident and swap counts match the page states, free
+    /// memory is never negative, dead processes hold nothing, swap is never used with swap off.
+    fn check(&self) -> Result<()> {
+        use crate::engine::pages::{RESIDENT, SWAP_VALID};
+        let f = &self.e.pages.flags;
+        let resident = f.iter().filter(|&&x| x & RESIDENT != 0).count();
+        let swapped = f.iter().filter(|&&x| x & SWAP_VALID != 0).count() as u64;
+        let bad = |msg: String| Err(Error::Invariant(msg));
+        let file = f.iter().filter(|&&x| x & RESIDENT != 0 && x & ANON == 0).count() as u64;
+        if file != self.file_resident {
+            return bad(format!("{file} resident file pages, {} counted", self.file_resident));
+        }
+        if resident != self.e.resident || self.e.resident > self.e.frames {
+            return bad(format!(
+                "{resident} resident pages, engine counts {} of {} frames",
+                self.e.resident, self.e.frames
+            ));
+        }
+        if swapped != self.e.pages.swap_used || swapped > self.layout.swap_pages {
+            return bad(format!(
+                "{swapped} swapped pages, {} slots used of {}",
+                self.e.pages.swap_used, self.layout.swap_pages
+            ));
+        }
+        for p in &self.procs {
+            let held = self.held(p);
+            if !p.alive && held > 0 {
+                return bad(format!("dead process {} holds {held} pages", p.name));
+            }
+            let beyond = &f[(p.anon0 + p.anon_alloc) as usize..(p.anon0 + p.anon_n) as usize];
+            if beyond.iter().any(|&x| x & (RESIDENT | SWAP_VALID) != 0) {
+                return bad(format!("process {} holds anon pages it never allocated", p.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Brings up the system processes before the first launch (their I/O is not timed).
+    fn boot(&mut self) -> Result<()> {
+        for pid in 0..self.procs.len() {
+            if !self.procs[pid].alive {
+                continue;
+            }
+            let p = &self.procs[pid];
+            let (f0, nf, a0, na) = (p.file0, p.file_n, p.anon0, p.anon_n);
+            self.procs[pid].anon_alloc = na;
+            let (mut clock, mut w) = (0.0, Waits::default());
+            for page in f0..f0 + nf {
+                self.touch(page, Op::Read, &mut clock, &mut w)?;
+            }
+            for page in a0..a0 + na {
+                self.touch(page, Op::Write, &mut clock, &mut w)?;
+            }
+        }
+        // Launches start on an idle phone.
+        self.busy.iter_mut().for_each(|b| *b = 0.0);
+        self.open_read = None;
+        self.stall = Stall::default();
+        self.swap_read_pages_dev = 0;
+        self.swap_write_pages_dev = 0;
+        self.file_read_pages_dev = 0;
+        self.file_write_pages_dev = 0;
+        let keep_apps = std::mem::take(&mut self.m.apps);
+        self.m = SystemMeters { apps: keep_apps, ..SystemMeters::default() };
+        Ok(())
+    }
+
+    fn run(&mut self, usage: &UsageTrace) -> Result<()> {
+        self.boot()?;
+        let t0 = usage.launches.first().map(|l| l.time_s).unwrap_or(0.0);
+        let at = |l: &super::usage::Launch| (l.time_s - t0) * 1e9;
+        let mut free_at = 0.0f64;
+        for (k, l) in usage.launches.iter().enumerate() {
+            let next = usage.launches.get(k + 1).map(at).unwrap_or(f64::INFINITY);
+            let start = at(l).max(free_at);
+            free_at = self.launch(k as u32, l.time_s, l.app as usize, start, next)?;
+            if self.checks {
+                self.check()?;
+            }
+        }
+        self.m.sim_time_s = free_at * 1e-9;
+        Ok(())
+    }
+
+    fn finish(mut self, r: &PhoneRun, layout: Layout, wall: f64) -> Result<PhoneResult> {
+        let ps = self.phone.page_size;
+        let m = &mut self.m;
+        let n = m.launches.max(1) as f64;
+        m.live_apps_mean /= n;
+        m.mean_launch_ms = m.total_launch_ms / n;
+        let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        m.mean_cold_ms = mean(self.launches.iter().filter(|l| l.cold).map(|l| l.latency_ms).collect());
+        m.mean_resume_ms = mean(self.launches.iter().filter(|l| !l.cold).map(|l| l.latency_ms).collect());
+        for a in &mut m.apps {
+            let l = a.launches.max(1) as f64;
+            a.mean_latency_ms /= l;
+            a.mean_cold_ms = a.mean_cold_ms.map(|v| v / a.cold.max(1) as f64);
+            a.mean_resume_ms = a.mean_resume_ms.map(|v| v / a.resumed.max(1) as f64);
+        }
+        for c in super::phone::UX_CLASSES {
+            m.ux.entry(c.to_string()).or_insert(0);
+        }
+        m.swap_in_pages = self.swap_read_pages_dev;
+        m.swap_out_pages = self.swap_write_pages_dev;
+        m.file_read_pages = self.file_read_pages_dev;
+        m.write_back_pages = self.file_write_pages_dev;
+        m.stall_ms = self.stall.total * 1e-6;
+        let swap_flash = self.swap.as_ref().is_some_and(|d| d.model.kind == DeviceKind::Flash);
+        let file_flash = self.file.model.kind == DeviceKind::Flash;
+        if swap_flash {
+            m.flash_swap_write_bytes = m.swap_out_pages * ps;
+            m.flash_write_bytes += m.swap_out_pages * ps;
+            m.flash_read_bytes += m.swap_in_pages * ps;
+        }
+        if file_flash {
+            m.flash_write_bytes += m.write_back_pages * ps;
+            m.flash_read_bytes += m.file_read_pages * ps;
+        }
+        // Wear: the file store's flash if it is flash, else the swap device's.
+        let flash = if file_flash {
+            Some(&self.file.model)
+        } else {
+            self.swap.as_ref().map(|d| &d.model).filter(|_| swap_flash)
+        };
+        if let Some(d) = flash {
+            if let (Some(cap), Some(endurance)) = (d.capacity_bytes, d.endurance_cycles) {
+                let written = m.flash_write_bytes as f64 * self.phone.write_amplification;
+                m.pe_cycles_used = Some(written / cap as f64);
+                let per_s = written / m.sim_time_s.max(1e-9);
+                m.flash_lifetime_years =
+                    (per_s > 0.0).then(|| endurance as f64 * cap as f64 / per_s / (365.25 * 86400.0));
+            }
+        }
+        let scale = ps as f64 / 4096.0 * 1e-9;
+        let dev_j = |d: &Device, r: u64, w: u64| (r as f64 * d.read_nj + w as f64 * d.write_nj) * scale;
+        let dram_gib = (layout.dram_pages * ps) as f64 / (1u64 << 30) as f64;
+        m.energy = SystemEnergy {
+            dram_background_j: self.phone.dram_mw_per_gib * 1e-3 * dram_gib * m.sim_time_s,
+            swap_device_j: self
+                .swap
+                .as_ref()
+                .map(|d| dev_j(&d.model, m.swap_in_pages, m.swap_out_pages))
+                .unwrap_or(0.0),
+            storage_device_j: dev_j(&self.file.model, m.file_read_pages, m.write_back_pages),
+            launch_j: self.phone.active_mw * 1e-3 * m.total_launch_ms * 1e-3,
+            total_j: 0.0,
+        };
+        let e = &mut m.energy;
+        e.total_j = e.dram_background_j + e.swap_device_j + e.storage_device_j + e.launch_j;
+        m.defaulted_apps = m.apps.iter().filter(|a| !a.known).count() as u64;
+        let mut pages = self.e.pages.m.clone();
+        pages.accesses = self.index as u64;
+        pages.file_reads = pages.cold_file + pages.file_rereads;
+        let phone = self.phone.clone();
+        Ok(PhoneResult {
+            config: ResolvedPhone {
+                name: r.phone_name.to_string(),
+                layout,
+                swap: self.swap.map(|d| d.model),
+                storage: self.file.model,
+                policy_params: policy::resolved_params(&phone.policy, &phone.params)?,
+                killer_params: killer::resolved_params(&phone.killer, &phone.killer_params)?,
+                killer_levels: self.killer.levels(),
+                seed: r.seed,
+                ux_classes: super::phone::UX_CLASSES,
+                phone,
+            },
+            usage: r.usage.stats(),
+            usage_path: r.usage.path.display().to_string(),
+            meters: self.m,
+            pages,
+            launches: self.launches,
+            wall_time_s: wall,
+        })
+    }
+}
+
+/// Replays `r.usage` on `r.phone`.
+pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
+    let phone = r.phone;
+    phone.validate(r.devices)?;
+    let layout = phone.layout()?;
+    if r.usage.launches.is_empty() {
+        return Err(Error::config("usage", format!("{}: no launches to replay", r.usage.path.display())));
+    }
+    let ps = phone.page_size;
+    let profiles: Vec<AppProfile> = r.usage.apps.iter().map(|n| r.apps.get(n)).collect::<Result<_>>()?;
+    let mut procs = Vec::new();
+    let mut kinds: Vec<u8> = Vec::new();
+    let mut pids: Vec<u32> = Vec::new();
+    let mut add = |p: Proc, kinds: &mut Vec<u8>| {
+        let pid = procs.len() as u32;
+        kinds.extend(std::iter::repeat(Kind::Anon as u8).take(p.anon_n as usize));
+        kinds.extend(std::iter::repeat(Kind::File as u8).take(p.file_n as usize));
+        pids.extend(std::iter::repeat(pid).take((p.anon_n + p.file_n) as usize));
+        procs.push(p);
+    };
+    let mut next = 0u64;
+    let mut place = |anon: u32, file: u32| -> Result<(u32, u32)> {
+        let a0 = next;
+        next += anon as u64 + file as u64;
+        if next >= (1 << 30) {
+            return Err(Error::config("usage", "the apps' pages together are more than mobmem models (2^30)"));
+        }
+        Ok((a0 as u32, (a0 + anon as u64) as u32))
+    };
+    for s in &phone.system {
+        let (na, nf) = (pages_of(s.anon_mib, ps), pages_of(s.file_mib, ps));
+        let (anon0, file0) = place(na, nf)?;
+        let p = Proc {
+            name: s.name.clone(),
+            app: None,
+            anon0,
+            anon_n: na,
+            file0,
+            file_n: nf,
+            adj: s.adj,
+            alive: true,
+            anon_alloc: 0,
+            last_used_ns: 0.0,
+            period_ns: s.period_s * 1e9,
+            bg_pages: s.pages,
+            next_bg_ns: s.period_s * 1e9,
+            hot_share: 0.2,
+            hot_prob: 0.9,
+            write_share: 0.3,
+            anon_share: if na + nf > 0 { na as f64 / (na + nf) as f64 } else { 0.0 },
+        };
+        add(p, &mut kinds);
+    }
+    for (i, prof) in profiles.iter().enumerate() {
+        let (na, nf) = prof.pages(ps);
+        let (anon0, file0) = place(na as u32, nf as u32)?;
+        let p = Proc {
+            name: prof.name.clone(),
+            app: Some(i),
+            anon0,
+            anon_n: na as u32,
+            file0,
+            file_n: nf as u32,
+            adj: 1000,
+            alive: false,
+            anon_alloc: 0,
+            last_used_ns: 0.0,
+            period_ns: prof.bg_period_s * 1e9,
+            bg_pages: prof.bg_pages,
+            next_bg_ns: f64::INFINITY,
+            hot_share: prof.fg_hot_share,
+            hot_prob: prof.fg_hot_prob,
+            write_share: prof.fg_write_share,
+            anon_share: prof.anon_share,
+        };
+        add(p, &mut kinds);
+    }
+    let trace = Trace {
+        path: r.usage.path.clone(),
+        format: "system",
+        page_numbers: (0..kinds.len() as u64).collect(),
+        page_kinds: Some(kinds),
+        page_pids: Some(pids),
+        ..Default::default()
+    };
+    let (swap, storage) = phone.devices(r.devices)?;
+    let io_dev = swap.as_ref().unwrap_or(&storage);
+    let costs = IoCosts {
+        swap_read_ns: io_dev.read_time_ns(1, ps),
+        swap_write_ns: io_dev.write_time_ns(1, ps),
+        file_read_ns: storage.read_time_ns(1, ps),
+        file_write_ns: storage.write_time_ns(1, ps),
+    };
+    let apps = profiles
+        .iter()
+        .map(|p| AppSummary { app: p.name.clone(), category: p.category.clone(), known: p.known, ..Default::default() })
+        .collect();
+    let shared_queue = swap.as_ref().is_some_and(|s| s.name == storage.name);
+    let parts = Parts {
+        r,
+        layout,
+        procs,
+        profiles,
+        swap: swap.map(|model| Dev { model, q: 1 }),
+        file: Dev { model: storage, q: 0 },
+        busy: vec![0.0; if shared_queue { 1 } else { 2 }],
+        apps,
+        trace: &trace,
+        costs,
+    };
+    let parts = Parts { swap: parts.swap.map(|d| Dev { q: if shared_queue { 0 } else { 1 }, ..d }), ..parts };
+    policy::dispatch(&phone.policy, parts)?
+}
+
+struct Parts<'a> {
+    r: &'a PhoneRun<'a>,
+    layout: Layout,
+    procs: Vec<Proc>,
+    profiles: Vec<AppProfile>,
+    swap: Option<Dev>,
+    file: Dev,
+    busy: Vec<f64>,
+    apps: Vec<AppSummary>,
+    trace: &'a Trace,
+    costs: IoCosts,
+}
+
+impl PolicyVisitor for Parts<'_> {
+    type Output = Result<PhoneResult>;
+    fn visit<P: Policy>(self, name: &'static str) -> Result<PhoneResult> {
+        let phone = self.r.phone;
+        let params: P::Params = policy::parse_params(name, &phone.params)?;
+        let frames = self.layout.frames as usize;
+        let policy = P::new(&PolicySetup { frames, trace: self.trace, costs: self.costs }, params)?;
+        killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
+    }
+}
+
+struct WithPolicy<'a, P> {
+    policy: P,
+    parts: Parts<'a>,
+}
+
+impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
+    type Output = Result<PhoneResult>;
+    fn visit<K: Killer>(self, name: &'static str) -> Result<PhoneResult> {
+        let Parts { r, layout, procs, profiles, swap, file, busy, apps, trace, .. } = self.parts;
+        let phone = r.phone;
+        let params: K::Params = policy::parse_params(&format!("killer {name}"), &phone.killer_params)?;
+        let dram_bytes = layout.dram_pages * phone.page_size;
+        let killer = K::new(&KillerSetup { dram_bytes, page_size: phone.page_size }, params)?;
+        let swap_cap = layout.swap_pages;
+        let mut e = Engine::new(self.policy, trace, layout.frames as usize, swap_cap, phone.direct_read);
+        if phone.page_cluster > 0 && swap.is_some() {
+            e = e.with_read_around(phone.page_cluster);
+        }
+        let mut sim = Sim {
+            e,
+            killer,
+            phone,
+            layout,
+            procs,
+            profiles,
+            swap,
+            file,
+            busy,
+            open_read: None,
+            rng: Rng::new(r.seed),
+            fg: None,
+            prev_fg: None,
+            index: 0,
+            stall: Stall::default(),
+            m: SystemMeters { apps, ..SystemMeters::default() },
+            swap_read_pages_dev: 0,
+            swap_write_pages_dev: 0,
+            file_read_pages_dev: 0,
+            file_write_pages_dev: 0,
+            checks: r.checks,
+            launches: Vec::new(),
+            file_resident: 0,
+        };
+        let start = Instant::now();
+        sim.run(r.usage)?;
+        let wall = start.elapsed().as_secs_f64();
+        sim.finish(r, layout, wall)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum DevRef {
+    Swap,
+    File,
+}
