@@ -26,6 +26,7 @@ from .api import (
     tiers,
     trace_formats,
 )
+from .phone import PhoneResult, phone_grid, simulate_phone
 from .errors import (
     ConfigError,
     InvariantError,
@@ -42,12 +43,15 @@ __all__ = [
     "MobmemError",
     "MobmemIOError",
     "OutOfMemoryError",
+    "PhoneResult",
     "RunResult",
     "Trace",
     "TraceFormatError",
     "TraceNotFoundError",
     "__version__",
     "compare",
+    "phone_grid",
+    "simulate_phone",
     "devices",
     "errors",
     "grid",

@@ -39,6 +39,8 @@ pub struct Meters {
     pub swap_cache_drops: u64,
     /// Pages read from swap by read-around (neighbours of a faulting page's slot, system level).
     pub swap_readahead: u64,
+    /// File pages read ahead of a file fault (system level).
+    pub file_readahead: u64,
     /// Clean file pages dropped (no I/O).
     pub file_drops: u64,
     /// Most swap slots in use at once, in pages.

@@ -31,9 +31,10 @@ fn emmc(random: bool) -> UsageTrace {
 
 #[test]
 fn explore() {
+    let reserved = std::env::var("RES").unwrap_or("564MiB".into());
     for random in [true, false] {
         for swap in ["emmc-gt-i9300", "off"] {
-            let r = run_with("gt-i9300", &[("swap", swap.into())], &emmc(random), 1);
+            let r = run_with("gt-i9300", &[("swap", swap.into()), ("reserved", reserved.clone().into())], &emmc(random), 1);
             let m = &r.meters;
             println!(
                 "random={random} swap={swap}: total {:.1} s, cold {} resumed {}, kills {:?}, live mean {:.1}, first-round {:.1} s, swap out {} MB in {} MB, file {} MB, wall {:.2}s",

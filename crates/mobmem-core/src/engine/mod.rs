@@ -127,6 +127,30 @@ impl<P: Policy> Engine<P> {
         self.pages.slots = Some(slots);
     }
 
+    /// File readahead: the pages of `range` not in memory are read in, clean, into free frames
+    /// (never reclaiming for them), as the kernel reads ahead of a sequential file fault. Returns
+    /// how many were read.
+    pub fn prefetch_file(&mut self, range: std::ops::Range<PageId>, index: usize) -> u64 {
+        let mut n = 0;
+        for q in range {
+            if self.resident >= self.frames {
+                break;
+            }
+            let f = self.pages.flags[q as usize];
+            if f & (pages::RESIDENT | pages::ANON) != 0 {
+                continue;
+            }
+            self.pages.flags[q as usize] = f | pages::RESIDENT | pages::SEEN;
+            self.pages.m.file_readahead += 1;
+            self.resident += 1;
+            n += 1;
+            let qa = Access { page: q, op: Op::Read, index, anon: false };
+            self.policy.on_miss(&qa);
+            self.policy.on_insert(&qa);
+        }
+        n
+    }
+
     /// One access: a hit, a read of a page mapped in place, or a fault.
     #[inline(always)]
     pub fn access(&mut self, page: PageId, op: Op, index: usize) -> Result<()> {
@@ -329,21 +353,26 @@ pub fn simulate_grid(
     catalog: &Catalog,
     threads: usize,
 ) -> Vec<Result<RunResult>> {
+    parallel(configs.len(), threads, |i| simulate(trace, stats, &configs[i], catalog))
+}
+
+/// Computes `f(0..n)` on `threads` threads (0 = all cores), results in index order.
+pub(crate) fn parallel<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> Result<T> + Sync) -> Vec<Result<T>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let threads =
         if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads }
-            .min(configs.len().max(1));
+            .min(n.max(1));
     let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<RunResult>>>> = Mutex::new((0..configs.len()).map(|_| None).collect());
+    let out: Mutex<Vec<Option<Result<T>>>> = Mutex::new((0..n).map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= configs.len() {
+                if i >= n {
                     break;
                 }
-                let r = simulate(trace, stats, &configs[i], catalog);
+                let r = f(i);
                 out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
             });
         }
@@ -351,6 +380,6 @@ pub fn simulate_grid(
     out.into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(Error::Invariant("a grid run did not finish".into()))))
+        .map(|r| r.unwrap_or_else(|| Err(Error::Invariant("a parallel run did not finish".into()))))
         .collect()
 }

@@ -2,6 +2,7 @@
 //! killer and page-level reclaim on the same engine (see `sim`).
 
 pub mod catalog;
+pub mod job;
 pub mod killer;
 pub mod meters;
 pub mod phone;
@@ -9,6 +10,7 @@ pub mod sim;
 pub mod usage;
 
 pub use catalog::{AppCatalog, AppProfile};
+pub use job::{Library, PhoneJob, UsageSpec};
 pub use meters::{LaunchRecord, PhoneResult, SystemMeters};
 pub use phone::{Phone, Phones};
 pub use sim::{simulate_phone, PhoneRun};

@@ -131,7 +131,7 @@ pub struct Phone {
     /// Swap-in read-around: clusters of 2^page_cluster slots (Linux default 3: 8 pages); 0 = off.
     #[serde(default = "d_cluster")]
     pub page_cluster: u32,
-    /// Sequential file faults merge into requests of at most this size (Linux read_ahead_kb).
+    /// A file fault reads the app's next file pages with it, up to this size (Linux read_ahead_kb).
     #[serde(default = "d_readahead")]
     pub file_readahead_kib: u64,
     #[serde(default = "d_killer")]

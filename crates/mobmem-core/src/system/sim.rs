@@ -123,13 +123,6 @@ struct Waits {
     swap_pages: u64,
 }
 
-/// An open sequential file read, which later faults on the next pages may extend.
-struct OpenRead {
-    next_page: PageId,
-    pages: u64,
-    end: f64,
-}
-
 struct Sim<'a, P: Policy, K: Killer> {
     e: Engine<P>,
     killer: K,
@@ -140,7 +133,8 @@ struct Sim<'a, P: Policy, K: Killer> {
     swap: Option<Dev>,
     file: Dev,
     busy: Vec<f64>,
-    open_read: Option<OpenRead>,
+    /// Owner process of each page.
+    owner: Vec<u32>,
     rng: Rng,
     fg: Option<usize>,
     prev_fg: Option<usize>,
@@ -277,27 +271,15 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         end
     }
 
-    /// A file read of `page` at `t`: extends the open sequential read when it can, else a new
-    /// request. Returns when the page is in.
-    fn file_read(&mut self, page: PageId, t: f64) -> f64 {
-        let max = (self.phone.file_readahead_kib * 1024 / self.phone.page_size).max(1);
-        let q = self.file.q;
-        if let Some(o) = &mut self.open_read {
-            // Only while nothing else has queued behind it on the device.
-            if o.next_page == page && o.pages < max && self.busy[q] == o.end && t <= o.end {
-                let ps = self.phone.page_size;
-                let extra = self.file.model.read_time_ns(o.pages + 1, ps) - self.file.model.read_time_ns(o.pages, ps);
-                o.pages += 1;
-                o.next_page += 1;
-                o.end += extra;
-                self.busy[q] = o.end;
-                self.file_read_pages_dev += 1;
-                return o.end;
-            }
-        }
-        let end = self.request(DevRef::File, false, 1, t);
-        self.open_read = Some(OpenRead { next_page: page + 1, pages: 1, end });
-        end
+    /// A file fault on `page` at `t`: one request for the page and the readahead window after it
+    /// (the rest of the app's file, at most `file_readahead_kib`). Returns when the page is in.
+    fn file_read(&mut self, page: PageId, t: f64) -> (f64, u64) {
+        let max = (self.phone.file_readahead_kib * 1024 / self.phone.page_size).max(1) as u32;
+        let p = &self.procs[self.owner[page as usize] as usize];
+        let end = (p.file0 + p.file_n).min(page + max);
+        let ahead = self.e.prefetch_file(page + 1..end, self.index);
+        self.file_resident += ahead;
+        (self.request(DevRef::File, false, 1 + ahead, t), 1 + ahead)
     }
 
     /// Queues the writes of an eviction batch; returns when they complete.
@@ -428,9 +410,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             *clock = end;
         }
         if file > 0 {
-            let end = self.file_read(page, *clock);
+            let (end, n) = self.file_read(page, *clock);
             w.file += end - *clock;
-            w.file_pages += 1;
+            w.file_pages += n;
             if refault > 0 {
                 self.stall.add(*clock, end - *clock);
             }
@@ -714,7 +696,6 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         }
         // Launches start on an idle phone.
         self.busy.iter_mut().for_each(|b| *b = 0.0);
-        self.open_read = None;
         self.stall = Stall::default();
         self.swap_read_pages_dev = 0;
         self.swap_write_pages_dev = 0;
@@ -1001,7 +982,7 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             swap,
             file,
             busy,
-            open_read: None,
+            owner: trace.page_pids.clone().unwrap_or_default(),
             rng: Rng::new(r.seed),
             fg: None,
             prev_fg: None,

@@ -9,15 +9,29 @@
 //! two cached levels by 3/2 and 7/4. A phone of 700 MB or more with a 64-bit kernel gets
 //! {72, 90, 108, 126, 216, 315} MiB = {18432, 23040, 27648, 32256, 55296, 80640} 4 KiB pages.
 //! `minfree_kib` overrides the computed levels. The adj levels {0, 100, 200, 250, 900, 950} are
-//! those of lmkd's minfree mode in recent AOSP.
+//! those of lmkd's minfree mode in recent AOSP. `table = "jelly-bean"` scales Android 4.1–4.3's
+//! smaller tables ({8, 12, 16, 24, 28, 32} to {48, 60, 72, 84, 96, 120} MiB), whose adj levels
+//! {0, 1, 2, 3, 9, 15} in the old oom_adj units are {0, 58, 117, 176, 529, 882} in oom_score_adj.
 
 use super::{Kill, Killer, KillerSetup, MemView, Tie};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// `ProcessList.mOomMinFreeLow` and `mOomMinFreeHigh`, KiB.
+/// `ProcessList.mOomMinFreeLow` and `mOomMinFreeHigh`, KiB, of recent AOSP.
 const LOW_KIB: [u64; 6] = [12288, 18432, 24576, 36864, 43008, 49152];
 const HIGH_KIB: [u64; 6] = [73728, 92160, 110592, 129024, 147456, 184320];
+/// The same tables in Jelly Bean's ProcessList (Android 4.1–4.3).
+const JB_LOW_KIB: [u64; 6] = [8192, 12288, 16384, 24576, 28672, 32768];
+const JB_HIGH_KIB: [u64; 6] = [49152, 61440, 73728, 86016, 98304, 122880];
+
+/// Which ProcessList tables to scale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Table {
+    #[default]
+    Aosp,
+    JellyBean,
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -29,6 +43,8 @@ pub struct Params {
     /// Display size in pixels (width, height), for ProcessList's scaling.
     pub display: [u64; 2],
     pub is_64bit: bool,
+    /// `aosp` (recent ProcessList) or `jelly-bean` (Android 4.1–4.3, smaller levels).
+    pub table: Table,
     pub tie: Tie,
 }
 
@@ -39,21 +55,26 @@ impl Default for Params {
             minfree_kib: None,
             display: [1080, 2340],
             is_64bit: true,
+            table: Table::Aosp,
             tie: Tie::Lru,
         }
     }
 }
 
 /// ProcessList.updateOomLevels: the six levels in KiB for a phone of `total_mb` MB.
-pub fn processlist_levels_kib(total_mb: f64, display: [u64; 2], is_64bit: bool) -> [u64; 6] {
+pub fn processlist_levels_kib(total_mb: f64, display: [u64; 2], is_64bit: bool, table: Table) -> [u64; 6] {
+    let (lows, highs) = match table {
+        Table::Aosp => (LOW_KIB, HIGH_KIB),
+        Table::JellyBean => (JB_LOW_KIB, JB_HIGH_KIB),
+    };
     let scale_mem = (total_mb - 350.0) / (700.0 - 350.0);
     let (min_size, max_size) = (480.0 * 800.0, 1280.0 * 800.0);
     let scale_disp = ((display[0] * display[1]) as f64 - min_size) / (max_size - min_size);
     let scale = scale_mem.max(scale_disp).clamp(0.0, 1.0);
     let mut out = [0; 6];
     for i in 0..6 {
-        let low = LOW_KIB[i];
-        let mut high = HIGH_KIB[i];
+        let low = lows[i];
+        let mut high = highs[i];
         if is_64bit {
             if i == 4 {
                 high = high * 3 / 2;
@@ -85,7 +106,7 @@ impl Killer for Minfree {
                         format!("give the levels for {} adj values (ProcessList computes exactly six)", p.adj.len()),
                     ));
                 }
-                processlist_levels_kib(s.dram_bytes as f64 / 1e6, p.display, p.is_64bit).to_vec()
+                processlist_levels_kib(s.dram_bytes as f64 / 1e6, p.display, p.is_64bit, p.table).to_vec()
             }
         };
         if kib.len() != p.adj.len() || kib.is_empty() {
@@ -134,12 +155,13 @@ mod tests {
     #[test]
     fn processlist_levels() {
         // The typical 64-bit phone.
-        let pages: Vec<u64> = processlist_levels_kib(4096.0, [1080, 2340], true).iter().map(|k| k / 4).collect();
+        let pages: Vec<u64> = processlist_levels_kib(4096.0, [1080, 2340], true, Table::Aosp).iter().map(|k| k / 4).collect();
         assert_eq!(pages, [18432, 23040, 27648, 32256, 55296, 80640]);
         // A small 32-bit phone with a small screen: the low values.
-        assert_eq!(processlist_levels_kib(300.0, [480, 800], false), LOW_KIB);
+        assert_eq!(processlist_levels_kib(300.0, [480, 800], false, Table::Aosp), LOW_KIB);
+        assert_eq!(processlist_levels_kib(1024.0, [720, 1280], false, Table::JellyBean), JB_HIGH_KIB);
         // Half way in memory.
-        let mid = processlist_levels_kib(525.0, [480, 800], false);
+        let mid = processlist_levels_kib(525.0, [480, 800], false, Table::Aosp);
         assert_eq!(mid[0], (12288 + 73728) / 2);
     }
 

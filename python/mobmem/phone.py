@@ -1,0 +1,175 @@
+"""The system level: app-usage traces replayed on a phone (apps as processes, the low memory
+killer, launch latency, swap on or off). The core does the work; this module builds jobs and
+wraps results."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PathLike = str | os.PathLike[str]
+
+#: The eMMC swap paper's ten games, in its loading order.
+EMMC_APPS = (
+    "Ben 10 Xenodrome",
+    "Bomb The Zombies",
+    "Drag Racing",
+    "Cordy2",
+    "Lep's World",
+    "Tap Sonic",
+    "Death Worm",
+    "PrettyPetSalon",
+    "Angry Birds Rio",
+    "Krazy Kart Racing",
+)
+
+
+def usage_file(path: PathLike, user: str | None = None) -> dict[str, Any]:
+    """A usage CSV (``time_s,app`` or ``timestamp_seconds,app[,user]``)."""
+    return {"kind": "file", "path": os.fspath(path), "user": user}
+
+
+def rounds(
+    apps: Sequence[str] | None = None, rounds: int = 3, random: bool = False, seed: int = 0, gap_s: float = 0.0
+) -> dict[str, Any]:
+    """The eMMC paper's scenario: the apps loaded in order, then ``rounds`` more rounds (in order or
+    random); ``gap_s = 0`` launches the next app as soon as the previous one has loaded."""
+    return {
+        "kind": "rounds",
+        "apps": list(apps) if apps is not None else None,
+        "rounds": rounds,
+        "random": random,
+        "seed": seed,
+        "gap_s": gap_s,
+    }
+
+
+def synthetic(apps: int, launches: int, reuse: float, seed: int = 0, gap_s: float = 60.0) -> dict[str, Any]:
+    """A2S-style usage: ``apps`` distinct apps, average reuse distance ``reuse`` (distinct apps)."""
+    return {"kind": "synthetic", "apps": apps, "launches": launches, "reuse": reuse, "seed": seed, "gap_s": gap_s}
+
+
+def _spec(usage: Mapping[str, Any] | PathLike) -> dict[str, Any]:
+    if isinstance(usage, Mapping):
+        return dict(usage)
+    return usage_file(usage)
+
+
+@dataclass
+class PhoneResult:
+    """One system-level run: the phone it used (resolved), the usage statistics, the system meters,
+    the page engine's counters, and one record per launch."""
+
+    config: dict[str, Any]
+    usage: dict[str, Any]
+    meters: dict[str, Any]
+    pages: dict[str, Any]
+    launches: list[dict[str, Any]]
+    wall_time_s: float
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> PhoneResult:
+        return cls(d["config"], d["usage"], d["meters"], d["pages"], d["launches"], d["wall_time_s"], d)
+
+    @property
+    def phone(self) -> str:
+        return self.config["name"]
+
+    @property
+    def swap(self) -> str:
+        return self.config["phone"]["swap"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.raw
+
+    def row(self) -> dict[str, Any]:
+        """The run as one flat row: phone, swap, policy, killer and the scalar meters."""
+        m = self.meters
+        out: dict[str, Any] = {
+            "phone": self.phone,
+            "swap": self.swap,
+            "policy": self.config["phone"]["policy"],
+            "killer": self.config["phone"]["killer"],
+        }
+        for k, v in m.items():
+            if isinstance(v, int | float) or v is None:
+                out[k] = v
+        for k, v in m["kills"].items():
+            out[f"kills_{k}"] = v
+        for k, v in m["ux"].items():
+            out[f"ux_{k}"] = v
+        for k, v in m["energy"].items():
+            out[f"energy_{k}"] = v
+        return out
+
+    def launches_frame(self) -> pd.DataFrame:
+        """One row per launch (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.launches)
+
+
+def simulate_phone(
+    usage: Mapping[str, Any] | PathLike,
+    phone: str = "nexus5",
+    *,
+    seed: int = 0,
+    checks: bool = False,
+    phones: PathLike | None = None,
+    apps: PathLike | None = None,
+    devices: PathLike | None = None,
+    **overrides: Any,
+) -> PhoneResult:
+    """Replays ``usage`` (a CSV path or a spec from :func:`rounds` / :func:`synthetic`) on ``phone``
+    with any phone field overridden by keyword (``swap="off"``, ``dram="2GiB"``, ``policy="mglru"``…)."""
+    return phone_grid(
+        [job(usage, phone, seed=seed, checks=checks, **overrides)], phones=phones, apps=apps, devices=devices
+    )[0]
+
+
+def job(
+    usage: Mapping[str, Any] | PathLike, phone: str = "nexus5", *, seed: int = 0, checks: bool = False, **overrides: Any
+) -> dict[str, Any]:
+    """One job for :func:`phone_grid`."""
+    return {"phone": phone, "overrides": overrides, "usage": _spec(usage), "seed": seed, "checks": checks}
+
+
+def phone_grid(
+    jobs: Sequence[Mapping[str, Any]],
+    *,
+    threads: int = 0,
+    phones: PathLike | None = None,
+    apps: PathLike | None = None,
+    devices: PathLike | None = None,
+) -> list[PhoneResult]:
+    """Runs many jobs in parallel (GIL released); results in the jobs' order."""
+    text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, threads)
+    return [PhoneResult._from_dict(d) for d in json.loads(text)]
+
+
+def phones(phones: PathLike | None = None) -> dict[str, dict[str, Any]]:
+    """Phone presets, resolved."""
+    return json.loads(_core.phones(phones))
+
+
+def apps(apps: PathLike | None = None) -> list[dict[str, Any]]:
+    """The app catalog, every app resolved (with where its numbers come from)."""
+    return json.loads(_core.apps(apps))
+
+
+def killers() -> dict[str, str]:
+    return dict(_core.killers())
+
+
+def usage(spec: Mapping[str, Any] | PathLike) -> dict[str, Any]:
+    """A usage trace loaded: apps, launches (time_s, app index), statistics."""
+    return json.loads(_core.usage(json.dumps(_spec(spec))))
