@@ -7,10 +7,10 @@ import argparse
 import json
 import sys
 
-from . import dr_swap, hybrid, spo_clock
+from . import dr_swap, emmc_swap, hybrid, spo_clock
 
 #: name → module; ``mobmem reproduce NAME`` runs it.
-REPRODUCTIONS = {"dr-swap": dr_swap, "spo-clock": spo_clock, "hybrid": hybrid}
+REPRODUCTIONS = {"dr-swap": dr_swap, "spo-clock": spo_clock, "hybrid": hybrid, "emmc-swap": emmc_swap}
 
 
 def run(name: str, args: argparse.Namespace) -> int:
