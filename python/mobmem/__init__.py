@@ -26,7 +26,6 @@ from .api import (
     tiers,
     trace_formats,
 )
-from .phone import PhoneResult, phone_grid, simulate_phone
 from .errors import (
     ConfigError,
     InvariantError,
@@ -36,6 +35,7 @@ from .errors import (
     TraceFormatError,
     TraceNotFoundError,
 )
+from .phone import PhoneResult, phone_grid, simulate_phone
 
 __all__ = [
     "ConfigError",
@@ -50,18 +50,18 @@ __all__ = [
     "TraceNotFoundError",
     "__version__",
     "compare",
-    "phone_grid",
-    "simulate_phone",
     "devices",
     "errors",
     "grid",
     "hybrid_policies",
     "hybrid_workloads",
+    "phone_grid",
     "policies",
     "presets",
     "run_configs",
     "run_file",
     "simulate",
+    "simulate_phone",
     "swap_energy",
     "tiers",
     "trace_formats",

@@ -671,6 +671,10 @@ def build_parser() -> argparse.ArgumentParser:
         mod.add_arguments(rp)
         rp.set_defaults(func=cmd_reproduce)
 
+    from .cli_phone import add_parsers
+
+    add_parsers(sub)
+
     p = sub.add_parser("policies", help="list the registered policies")
     p.set_defaults(func=cmd_policies)
     p = sub.add_parser("formats", help="list the registered trace formats")

@@ -38,7 +38,11 @@ def usage_file(path: PathLike, user: str | None = None) -> dict[str, Any]:
 
 
 def rounds(
-    apps: Sequence[str] | None = None, rounds: int = 3, random: bool = False, seed: int = 0, gap_s: float = 0.0
+    apps: Sequence[str] | None = None,
+    rounds: int = 3,
+    random: bool = False,
+    seed: int = 0,
+    gap_s: float = 0.0,
 ) -> dict[str, Any]:
     """The eMMC paper's scenario: the apps loaded in order, then ``rounds`` more rounds (in order or
     random); ``gap_s = 0`` launches the next app as soon as the previous one has loaded."""
@@ -54,7 +58,14 @@ def rounds(
 
 def synthetic(apps: int, launches: int, reuse: float, seed: int = 0, gap_s: float = 60.0) -> dict[str, Any]:
     """A2S-style usage: ``apps`` distinct apps, average reuse distance ``reuse`` (distinct apps)."""
-    return {"kind": "synthetic", "apps": apps, "launches": launches, "reuse": reuse, "seed": seed, "gap_s": gap_s}
+    return {
+        "kind": "synthetic",
+        "apps": apps,
+        "launches": launches,
+        "reuse": reuse,
+        "seed": seed,
+        "gap_s": gap_s,
+    }
 
 
 def _spec(usage: Mapping[str, Any] | PathLike) -> dict[str, Any]:
@@ -137,7 +148,12 @@ def simulate_phone(
 
 
 def job(
-    usage: Mapping[str, Any] | PathLike, phone: str = "nexus5", *, seed: int = 0, checks: bool = False, **overrides: Any
+    usage: Mapping[str, Any] | PathLike,
+    phone: str = "nexus5",
+    *,
+    seed: int = 0,
+    checks: bool = False,
+    **overrides: Any,
 ) -> dict[str, Any]:
     """One job for :func:`phone_grid`."""
     return {"phone": phone, "overrides": overrides, "usage": _spec(usage), "seed": seed, "checks": checks}

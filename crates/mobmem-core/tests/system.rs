@@ -1,70 +1,224 @@
-//! System level end to end: app-usage traces replayed on phones.
+//! System level end to end: app-usage traces replayed on phones, with the conservation checks
+//! switched on (the simulator verifies page states, swap slots and kills after every launch).
 
-use mobmem_core::system::usage::EMMC_APPS;
-use mobmem_core::system::{simulate_phone, AppCatalog, PhoneResult, PhoneRun, Phones, UsageTrace};
-use mobmem_core::Catalog;
+use mobmem_core::system::{Library, PhoneJob, PhoneResult, UsageSpec};
+use mobmem_core::Error;
+use std::path::PathBuf;
 
-fn run_with(phone: &str, overrides: &[(&str, toml::Value)], usage: &UsageTrace, seed: u64) -> PhoneResult {
-    let phones = Phones::builtin();
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(name)
+}
+
+fn job(phone: &str, overrides: &[(&str, toml::Value)], usage: UsageSpec, seed: u64) -> PhoneJob {
     let mut o = toml::Table::new();
     for (k, v) in overrides {
         o.insert(k.to_string(), v.clone());
     }
-    let p = phones.get(phone, &o).unwrap();
-    let apps = AppCatalog::builtin();
-    let devices = Catalog::builtin();
-    simulate_phone(&PhoneRun {
-        phone_name: phone,
-        phone: &p,
-        usage,
-        apps: &apps,
-        devices: &devices,
-        seed,
-        checks: true,
-    })
-    .unwrap()
+    PhoneJob { phone: phone.into(), overrides: o, usage, seed, checks: true }
 }
 
-fn emmc(random: bool) -> UsageTrace {
-    UsageTrace::rounds(&EMMC_APPS, 3, random, 7, 30.0).unwrap()
+fn run(phone: &str, overrides: &[(&str, toml::Value)], usage: UsageSpec, seed: u64) -> PhoneResult {
+    Library::builtin().run(&job(phone, overrides, usage, seed)).unwrap()
+}
+
+fn emmc(random: bool) -> UsageSpec {
+    UsageSpec::Rounds { apps: None, rounds: 3, random, seed: 7, gap_s: 0.0 }
+}
+
+fn real_window() -> UsageSpec {
+    UsageSpec::File { path: data("usage_window_12apps.csv"), user: None }
+}
+
+/// Counts that must add up in every run.
+fn consistent(r: &PhoneResult) {
+    let m = &r.meters;
+    assert_eq!(m.launches, r.launches.len() as u64);
+    assert_eq!(m.cold + m.resumed, m.launches);
+    assert_eq!(m.kills_total, m.kills.values().sum::<u64>());
+    assert_eq!(m.ux.values().sum::<u64>(), m.launches);
+    assert_eq!(m.apps.iter().map(|a| a.kills).sum::<u64>(), m.kills_total);
+    assert_eq!(r.launches.iter().filter(|l| l.cold).count() as u64, m.cold);
+    let distinct = r.usage.distinct_apps;
+    // Every app's first launch is cold.
+    assert!(m.cold >= distinct, "{} cold < {distinct} apps", m.cold);
+    for l in &r.launches {
+        let parts = l.cpu_ms + l.file_wait_ms + l.swap_wait_ms + l.reclaim_wait_ms;
+        assert!((l.latency_ms - parts).abs() < 1e-6 * l.latency_ms.max(1.0), "{l:?}");
+        assert!(l.live_apps >= 1);
+    }
+    // Page counts seen by the system match the engine's.
+    assert_eq!(m.swap_out_pages, r.pages.swap_outs);
+    assert_eq!(m.swap_in_pages, r.pages.swap_ins + r.pages.swap_readahead);
 }
 
 #[test]
-fn explore() {
-    let reserved = std::env::var("RES").unwrap_or("564MiB".into());
-    for random in [true, false] {
+fn conservation_across_policies_killers_and_swap() {
+    let lib = Library::builtin();
+    let mut jobs = Vec::new();
+    for policy in ["clock", "lru", "arc", "2q", "linux-2q", "mglru", "spo-clock", "fifo"] {
         for swap in ["emmc-gt-i9300", "off"] {
-            let r = run_with("gt-i9300", &[("swap", swap.into()), ("reserved", reserved.clone().into())], &emmc(random), 1);
-            let m = &r.meters;
-            println!(
-                "random={random} swap={swap}: total {:.1} s, cold {} resumed {}, kills {:?}, live mean {:.1}, first-round {:.1} s, swap out {} MB in {} MB, file {} MB, wall {:.2}s",
-                m.total_launch_ms / 1e3,
-                m.cold,
-                m.resumed,
-                m.kills,
-                m.live_apps_mean,
-                r.launches[..10].iter().map(|l| l.latency_ms).sum::<f64>() / 1e3,
-                m.swap_out_pages * 4096 / 1_000_000,
-                m.swap_in_pages * 4096 / 1_000_000,
-                m.file_read_pages * 4096 / 1_000_000,
-                r.wall_time_s
-            );
+            for killer in ["minfree", "psi"] {
+                let o = [
+                    ("policy", policy.into()),
+                    ("params", toml::Table::new().into()),
+                    ("swap", swap.into()),
+                    ("killer", killer.into()),
+                    ("killer_params", toml::Table::new().into()),
+                    ("reserved", "814MiB".into()),
+                ];
+                jobs.push(job("gt-i9300", &o, emmc(true), 3));
+            }
+        }
+    }
+    for r in lib.run_all(&jobs, 0) {
+        let r = r.unwrap();
+        consistent(&r);
+        let reasons = ["minfree", "psi-pressure", "psi-critical", "swap-low", "cached-cap", "oom"];
+        assert!(r.meters.kills.keys().all(|k| reasons.contains(&k.as_str())), "{:?}", r.meters.kills);
+        if r.config.phone.swap == "off" {
+            assert_eq!((r.meters.swap_in_pages, r.meters.swap_out_pages, r.pages.swap_outs), (0, 0, 0));
+            assert_eq!(r.meters.flash_swap_write_bytes, 0);
         }
     }
 }
 
 #[test]
-fn explore_policies() {
-    for pol in ["clock", "lru", "linux-2q", "mglru"] {
-        let r = run_with(
-            "gt-i9300",
-            &[("swap", "off".into()), ("policy", pol.into()), ("params", toml::Table::new().into())],
-            &emmc(false),
-            1,
-        );
-        println!(
-            "{pol}: wall {:.2}s kswapd {} throttled {} direct {} touches {}",
-            r.wall_time_s, r.meters.kswapd_wakes, r.meters.kswapd_throttled, r.meters.direct_reclaims, r.meters.touches
-        );
+fn swap_keeps_apps_alive_and_reloads_fast_under_pressure() {
+    let on = run("gt-i9300", &[("reserved", "814MiB".into())], emmc(true), 1);
+    let off = run("gt-i9300", &[("reserved", "814MiB".into()), ("swap", "off".into())], emmc(true), 1);
+    consistent(&on);
+    consistent(&off);
+    assert!(off.meters.kills_total > on.meters.kills_total, "{:?} vs {:?}", off.meters.kills, on.meters.kills);
+    assert!(on.meters.resumed > off.meters.resumed);
+    assert!(on.meters.total_launch_ms < off.meters.total_launch_ms);
+    assert!(on.meters.swap_out_pages > 0 && on.meters.flash_swap_write_bytes > 0);
+    // Swap writes flash: more bytes written with swap, and P/E cycles counted on the 3-bit MLC.
+    assert!(on.meters.flash_write_bytes > off.meters.flash_write_bytes);
+    assert!(on.meters.pe_cycles_used.unwrap() > 0.0);
+    // Resumes are faster than cold starts.
+    assert!(on.meters.mean_resume_ms.unwrap() < on.meters.mean_cold_ms.unwrap());
+}
+
+#[test]
+fn infinite_memory_kills_nothing_and_every_relaunch_resumes() {
+    let o = [("dram", "64GiB".into()), ("max_cached", 1000.into()), ("swap", "off".into())];
+    for usage in [emmc(false), real_window()] {
+        let r = run("nexus5", &o, usage, 1);
+        consistent(&r);
+        assert_eq!(r.meters.kills_total, 0);
+        assert_eq!(r.meters.cold, r.usage.distinct_apps);
+        assert_eq!(r.meters.resumed, r.meters.launches - r.usage.distinct_apps);
+        assert_eq!(r.meters.direct_reclaims, 0);
+    }
+}
+
+#[test]
+fn cached_cap_kills_the_oldest_cached_apps() {
+    let o = [("dram", "64GiB".into()), ("max_cached", 2.into()), ("swap", "off".into())];
+    let r = run("nexus5", &o, emmc(false), 1);
+    consistent(&r);
+    // In order over ten apps, with two cached apps kept (plus the previous and the foreground
+    // one), every relaunch finds its app killed.
+    assert_eq!(r.meters.resumed, 0);
+    assert!(r.meters.kills.get("cached-cap").copied().unwrap_or(0) > 0);
+    assert!(
+        r.launches.iter().all(|l| l.live_apps <= 4),
+        "{:?}",
+        r.launches.iter().map(|l| l.live_apps).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn same_seed_same_result() {
+    let o = [("reserved", "814MiB".into())];
+    let a = run("gt-i9300", &o, real_window(), 5);
+    let b = run("gt-i9300", &o, real_window(), 5);
+    let c = run("gt-i9300", &o, real_window(), 6);
+    let j = |r: &PhoneResult| serde_json::to_string(&(&r.meters, &r.launches, &r.pages)).unwrap();
+    assert!(j(&a) == j(&b), "same seed, different results");
+    assert!(j(&a) != j(&c), "the seed changes nothing");
+}
+
+#[test]
+fn read_around_makes_fewer_larger_swap_reads() {
+    let base = [("reserved", "814MiB".into())];
+    let with = run("gt-i9300", &base, emmc(true), 1);
+    let mut none = base.to_vec();
+    none.push(("page_cluster", 0.into()));
+    let without = run("gt-i9300", &none, emmc(true), 1);
+    assert_eq!(without.pages.swap_readahead, 0);
+    assert_eq!(without.meters.swap_read_requests, without.meters.swap_in_pages);
+    assert!(with.pages.swap_readahead > 0);
+    assert!(with.meters.swap_read_requests < with.meters.swap_in_pages);
+}
+
+#[test]
+fn nvm_swap_and_direct_read_switch_faster_than_flash() {
+    let o = |swap: &str, dr: bool| {
+        vec![
+            ("swap", toml::Value::from(swap)),
+            ("swap_size", "256MiB".into()),
+            ("reserved", "1700MiB".into()),
+            ("direct_read", dr.into()),
+        ]
+    };
+    let usage = || UsageSpec::Rounds {
+        apps: Some(["Google Chrome", "Firefox", "Opera", "Dolphin Browser", "Next Browser"].map(String::from).to_vec()),
+        rounds: 3,
+        random: false,
+        seed: 1,
+        gap_s: 60.0,
+    };
+    let flash = run("nexus5", &o("emmc-inand", false), usage(), 1);
+    let nvm = run("nexus5", &o("lpddr2-pcm", false), usage(), 1);
+    let dr = run("nexus5", &o("lpddr2-pcm", true), usage(), 1);
+    consistent(&flash);
+    assert!(flash.meters.swap_in_pages > 0, "no swapping: the scenario needs memory pressure");
+    assert!(nvm.meters.mean_resume_ms.unwrap() < flash.meters.mean_resume_ms.unwrap());
+    assert!(dr.pages.dr_maps > 0);
+    assert!(dr.meters.swap_in_pages < nvm.meters.swap_in_pages);
+}
+
+#[test]
+fn errors_name_file_field_and_app() {
+    let lib = Library::builtin();
+    let e = lib.run(&job("pixel", &[], emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("gt-i9300"), "{e}");
+    let dir = std::env::temp_dir().join(format!("mobmem-sys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("usage.csv");
+    std::fs::write(&bad, "time_s,app\n1,a\nx,b\n").unwrap();
+    let e = lib.run(&job("nexus5", &[], UsageSpec::File { path: bad.clone(), user: None }, 1)).unwrap_err();
+    assert!(matches!(e, Error::TraceFormat { line: 3, .. }), "{e}");
+    assert!(e.to_string().contains("usage.csv:3"), "{e}");
+    std::fs::write(&bad, "time_s,app\n").unwrap();
+    let e = lib.run(&job("nexus5", &[], UsageSpec::File { path: bad, user: None }, 1)).unwrap_err().to_string();
+    assert!(e.contains("no launches"), "{e}");
+    // An app that cannot fit, with swap off: out of memory, naming it.
+    let o = [("dram", "256MiB".into()), ("reserved", "200MiB".into()), ("swap", "off".into())];
+    let u = UsageSpec::Rounds {
+        apps: Some(vec!["TaoBao".into(), "Amazon".into()]),
+        rounds: 1,
+        random: false,
+        seed: 0,
+        gap_s: 0.0,
+    };
+    let e = lib.run(&job("nexus5", &o, u, 1)).unwrap_err();
+    assert!(matches!(e, Error::OutOfMemory { .. }) && e.to_string().contains("TaoBao"), "{e}");
+    let e = lib.run(&job("nexus5", &[("policy", "opt".into())], emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("policy"), "{e}");
+    let e = lib.run(&job("nexus5", &[("swap_size", "10%".into())], emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("swap_size"), "{e}");
+}
+
+#[test]
+fn real_usage_window_on_every_phone() {
+    for phone in ["nexus5", "gt-i9300"] {
+        let r = run(phone, &[], real_window(), 1);
+        consistent(&r);
+        assert_eq!(r.usage.launches, 256);
+        assert_eq!(r.meters.defaulted_apps, r.usage.distinct_apps, "the window's apps are package names");
+        assert!(r.meters.sim_time_s > 0.0);
+        assert!(r.meters.energy.total_j > 0.0);
     }
 }

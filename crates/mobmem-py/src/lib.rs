@@ -343,7 +343,12 @@ fn policy_params(py: Python<'_>, name: &str, params_json: &str) -> PyResult<Stri
 }
 
 /// The phones, apps and devices system-level jobs may name: built-ins plus optional user files.
-fn library(py: Python<'_>, phones: Option<PathBuf>, apps: Option<PathBuf>, devices: Option<PathBuf>) -> PyResult<Library> {
+fn library(
+    py: Python<'_>,
+    phones: Option<PathBuf>,
+    apps: Option<PathBuf>,
+    devices: Option<PathBuf>,
+) -> PyResult<Library> {
     let mut lib = Library::builtin();
     lib.devices = catalog(py, devices)?;
     if let Some(p) = phones {

@@ -45,7 +45,9 @@ SWAP = "emmc-gt-i9300"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=int, default=3, help="reload rounds after the first (paper: 3)")
-    p.add_argument("--usable", type=int, help="usable memory in MB for the second block (default: calibrated)")
+    p.add_argument(
+        "--usable", type=int, help="usable memory in MB for the second block (default: calibrated)"
+    )
     p.add_argument("--seed", type=int, default=7, help="seed of the random orders")
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--json", action="store_true")
@@ -121,7 +123,9 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     points = []
     for (mb, swap), r in zip(sweep, rs[4:], strict=True):
         c = _case(r)
-        points.append({"usable_mb": mb, "swap": swap, "live_reload": c["live_reload"], "total_s": c["total_s"]})
+        points.append(
+            {"usable_mb": mb, "swap": swap, "live_reload": c["live_reload"], "total_s": c["total_s"]}
+        )
     target = PAPER["case2_live_apps"]
     off = [p for p in points if not p["swap"]]
     if args.usable is not None:
@@ -129,7 +133,9 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     else:
         best = min(off, key=lambda p: (abs(p["live_reload"] - target), -p["usable_mb"]))
         usable, how = best["usable_mb"], "calibrated"
-    calibrated = _block(phone_grid([_job(rnd, swap, usable, args) for _, rnd, swap in CASES], threads=args.threads))
+    calibrated = _block(
+        phone_grid([_job(rnd, swap, usable, args) for _, rnd, swap in CASES], threads=args.threads)
+    )
     return {
         "paper": PAPER,
         "stated": {"usable_mb": USABLE_MB, **stated},
@@ -193,9 +199,21 @@ def _report_block(title: str, b: dict[str, Any], paper: dict[str, Any]) -> list[
         ("total loading time, case 1 vs case 4", b["cut_1_vs_4_pct"], paper["cut_1_vs_4_pct"], "cut", 10.0),
         ("total loading time, case 1 vs case 2", b["cut_1_vs_2_pct"], paper["cut_1_vs_2_pct"], "cut", 10.0),
         ("total loading time, case 2 vs case 4", b["cut_2_vs_4_pct"], paper["cut_2_vs_4_pct"], "cut", 10.0),
-        ("reloads vs first loads (case 1)", b["reload_speedup_pct"], paper["reload_speedup_pct"], "faster", 10.0),
+        (
+            "reloads vs first loads (case 1)",
+            b["reload_speedup_pct"],
+            paper["reload_speedup_pct"],
+            "faster",
+            10.0,
+        ),
         ("energy, case 1 vs case 4", b["energy_cut_1_vs_4_pct"], paper["energy_cut_1_vs_4_pct"], "cut", 10.0),
-        ("first-load energy, swap on vs off", b["first_load_energy_pct"], paper["first_load_energy_pct"], "more", 5.0),
+        (
+            "first-load energy, swap on vs off",
+            b["first_load_energy_pct"],
+            paper["first_load_energy_pct"],
+            "more",
+            5.0,
+        ),
     ]
     for name, ours, p, how, pts in claims:
         if how == "cut":
@@ -222,14 +240,18 @@ def _report_block(title: str, b: dict[str, Any], paper: dict[str, Any]) -> list[
             f" off {ours_off:.1f} (paper {p_off}) {_rel(ours_off, p_off)}"
         )
     if off["flash_write_mb"] > 0:
-        out.append(f"  writes with swap / without: {on['flash_write_mb'] / off['flash_write_mb']:.1f}× (paper 12.5×)")
+        out.append(
+            f"  writes with swap / without: {on['flash_write_mb'] / off['flash_write_mb']:.1f}× (paper 12.5×)"
+        )
     else:
         out.append(
             "  writes with swap / without: no ratio — the model writes no file-system metadata, which is"
             " all the paper's 7.13 MB without swap are (paper 12.5×)"
         )
     if on["pe_cycles"] is not None:
-        out.append(f"  P/E cycles used by this scenario with swap: {on['pe_cycles']:.2e} of the 3-bit MLC's 1,000")
+        out.append(
+            f"  P/E cycles used by this scenario with swap: {on['pe_cycles']:.2e} of the 3-bit MLC's 1,000"
+        )
     return out
 
 
@@ -257,7 +279,13 @@ def report(res: dict[str, Any]) -> str:
         by_mb.setdefault(p["usable_mb"], {})[p["swap"]] = p["live_reload"]
     for mb, v in sorted(by_mb.items(), reverse=True):
         rows.append((f"{mb} MB", f"{v[False]:.1f}", f"{v[True]:.1f}"))
-    out.append(render(("usable memory", "live apps, swap off", "swap on"), rows, title="Random order: live apps during reloads"))
+    out.append(
+        render(
+            ("usable memory", "live apps, swap off", "swap on"),
+            rows,
+            title="Random order: live apps during reloads",
+        )
+    )
     out.append("")
     how = (
         f"calibrated: case 2 keeps ~{paper['case2_live_apps']:.0f} games alive"

@@ -98,7 +98,9 @@ impl ReclaimCtx<'_> {
 ///
 /// Contract: for every access the engine calls either `on_hit` (page resident), or `on_miss`, then
 /// `select_victim` if memory is full, then `select_victim` once more if `needs_room` says so, then
-/// `on_insert` (page not resident).
+/// `on_insert` (page not resident). The system level also reclaims ahead of need (kswapd between
+/// watermarks), so `select_victim` may be called while frames are free, and a policy may be told
+/// about only some of the resident pages (anon pages are withheld when there is no swap).
 /// `select_victim` returns a resident page and detaches it from the policy's resident structures
 /// (a ghost list may remember it); the engine then evicts it. `on_remove` is for removals the
 /// policy did not choose (a process dying), and must not leave a ghost.

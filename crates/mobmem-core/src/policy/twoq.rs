@@ -118,14 +118,14 @@ impl Policy for TwoQ {
     }
 
     fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {
-        if self.ain.len + self.am.len >= self.frames {
-            let first = if self.ain.len > self.kin { AIN } else { AM };
-            let other = if first == AIN { AM } else { AIN };
-            self.evict_from(first, ctx).or_else(|| self.evict_from(other, ctx))
-        } else {
+        if self.ain.len + self.am.len < self.frames && self.needs_room() {
             // The extra reclaim asked for by needs_room: Am is at its cap.
-            self.evict_from(AM, ctx)
+            return self.evict_from(AM, ctx).or_else(|| self.evict_from(AIN, ctx));
         }
+        // Memory full, or reclaim ahead of need (the system level's kswapd).
+        let first = if self.ain.len > self.kin { AIN } else { AM };
+        let other = if first == AIN { AM } else { AIN };
+        self.evict_from(first, ctx).or_else(|| self.evict_from(other, ctx))
     }
 
     #[inline]

@@ -121,9 +121,10 @@ mod tests {
         let u = r.load().unwrap();
         assert_eq!(u.launches.len(), 40);
         assert_eq!(u.apps.len(), 10);
-        let s: UsageSpec =
-            serde_json::from_str(r#"{"kind": "synthetic", "apps": 12, "launches": 256, "reuse": 2.23, "seed": 1, "gap_s": 60}"#)
-                .unwrap();
+        let s: UsageSpec = serde_json::from_str(
+            r#"{"kind": "synthetic", "apps": 12, "launches": 256, "reuse": 2.23, "seed": 1, "gap_s": 60}"#,
+        )
+        .unwrap();
         assert_eq!(s.load().unwrap().stats().distinct_apps, 12);
         let e = serde_json::from_str::<UsageSpec>(r#"{"kind": "rounds", "colour": 1}"#).unwrap_err().to_string();
         assert!(e.contains("colour"), "{e}");

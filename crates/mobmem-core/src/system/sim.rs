@@ -94,6 +94,9 @@ struct Stall {
 
 impl Stall {
     fn add(&mut self, t: f64, ns: f64) {
+        if ns <= 0.0 {
+            return;
+        }
         self.roll(t);
         self.cur += ns;
         self.total += ns;
@@ -149,6 +152,11 @@ struct Sim<'a, P: Policy, K: Killer> {
     launches: Vec<LaunchRecord>,
     /// Resident file pages (the page cache), kept up to date from the engine's counters.
     file_resident: u64,
+    /// Whether the touches being made are the foreground app's (launch or session): only its
+    /// waits count as memory stall (background work's clock runs behind the device queues).
+    in_fg: bool,
+    /// A conservation check that failed inside a step that cannot return an error.
+    broken: Option<String>,
 }
 
 fn pages_of(mib: f64, page_size: u64) -> u32 {
@@ -207,12 +215,27 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
     /// Kills `pid`: its anon pages leave memory and swap at once (file pages stay in the page
     /// cache, which belongs to the files, not the process).
     fn kill(&mut self, pid: usize, reason: &str) {
+        let expect = self.checks.then(|| {
+            let p = &self.procs[pid];
+            let f = &self.e.pages.flags[p.anon0 as usize..(p.anon0 + p.anon_n) as usize];
+            let res = f.iter().filter(|&&x| x & crate::engine::pages::RESIDENT != 0).count();
+            let swp = f.iter().filter(|&&x| x & crate::engine::pages::SWAP_VALID != 0).count() as u64;
+            (self.e.resident - res, self.e.pages.swap_used - swp)
+        });
         let p = &mut self.procs[pid];
         p.alive = false;
         p.anon_alloc = 0;
         let (a0, n) = (p.anon0, p.anon_n);
         for page in a0..a0 + n {
             self.e.release(page, ANON);
+        }
+        if let Some((res, swp)) = expect {
+            if (self.e.resident, self.e.pages.swap_used) != (res, swp) && self.broken.is_none() {
+                self.broken = Some(format!(
+                    "killing {} left {} frames and {} slots in use, expected {res} and {swp}",
+                    self.procs[pid].name, self.e.resident, self.e.pages.swap_used
+                ));
+            }
         }
         *self.m.kills.entry(reason.to_string()).or_insert(0) += 1;
         self.m.kills_total += 1;
@@ -239,6 +262,12 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                 true
             }
             None => false,
+        }
+    }
+
+    fn stall_add(&mut self, t: f64, ns: f64) {
+        if self.in_fg {
+            self.stall.add(t, ns);
         }
     }
 
@@ -353,18 +382,21 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let end = self.write_batch(sw, fw, *clock);
         let wait = end - *clock;
         w.reclaim += wait;
-        self.stall.add(*clock, wait);
+        self.stall_add(*clock, wait);
         *clock = end;
         while self.free() == 0 {
             // Nothing left to reclaim (swap off or full, no clean page): only a kill helps.
             if !self.kill_one(0, "oom") {
                 let fg = self.fg.map(|i| self.procs[i].name.clone()).unwrap_or_default();
+                let others = self.procs.iter().filter(|p| p.alive && p.app.is_some()).count().saturating_sub(1);
                 return Err(Error::OutOfMemory {
                     access: self.index as u64,
                     msg: format!(
-                        "at {:.3} s nothing can be reclaimed or killed for {fg:?}: {} frames resident, swap {} of {} pages",
+                        "at {:.3} s nothing can be reclaimed or killed for {fg:?}: {} frames resident ({} file), \
+                         swap {} of {} pages, {others} other apps alive",
                         *clock * 1e-9,
                         self.e.resident,
+                        self.file_resident,
                         self.e.pages.swap_used,
                         self.layout.swap_pages
                     ),
@@ -406,7 +438,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             // The policy reclaimed inside the fault (2Q's queue cap): synchronous, like direct reclaim.
             let end = self.write_batch(so, wb, *clock);
             w.reclaim += end - *clock;
-            self.stall.add(*clock, end - *clock);
+            self.stall_add(*clock, end - *clock);
             *clock = end;
         }
         if file > 0 {
@@ -414,7 +446,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             w.file += end - *clock;
             w.file_pages += n;
             if refault > 0 {
-                self.stall.add(*clock, end - *clock);
+                self.stall_add(*clock, end - *clock);
             }
             *clock = end;
         }
@@ -422,7 +454,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             let end = self.request(DevRef::Swap, false, swap_in, *clock);
             w.swap += end - *clock;
             w.swap_pages += swap_in;
-            self.stall.add(*clock, end - *clock);
+            self.stall_add(*clock, end - *clock);
             *clock = end;
         }
         if self.free() < self.layout.low {
@@ -447,6 +479,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             }
             let mut clock = t;
             let mut w = Waits::default();
+            let fg = std::mem::replace(&mut self.in_fg, false);
             for _ in 0..self.procs[pid].bg_pages {
                 if !self.procs[pid].alive {
                     break;
@@ -454,6 +487,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                 let (page, op) = self.procs[pid].pick(&mut self.rng);
                 self.touch(page, op, &mut clock, &mut w)?;
             }
+            self.in_fg = fg;
             let p = &mut self.procs[pid];
             p.next_bg_ns = t + p.period_ns;
         }
@@ -552,6 +586,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         }
         let mut clock = start;
         let mut w = Waits::default();
+        self.in_fg = true;
         let dt = cpu_ns / touches.len().max(1) as f64;
         for &(page, op) in &touches {
             clock += dt;
@@ -596,9 +631,6 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                 self.background(step_end)?;
                 while clock + dt <= step_end {
                     clock += dt;
-                    if !self.procs[pid].alive {
-                        return Ok(clock.max(end));
-                    }
                     let (page, op) = self.procs[pid].pick(&mut self.rng);
                     self.touch(page, op, &mut clock, &mut w)?;
                 }
@@ -607,8 +639,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                 }
             }
         }
+        self.in_fg = false;
         self.procs[pid].last_used_ns = clock.max(start);
-        Ok(clock.max(end.min(next)))
+        Ok(clock.max(end))
     }
 
     fn app_pid(&self, app: usize) -> usize {
@@ -648,6 +681,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let resident = f.iter().filter(|&&x| x & RESIDENT != 0).count();
         let swapped = f.iter().filter(|&&x| x & SWAP_VALID != 0).count() as u64;
         let bad = |msg: String| Err(Error::Invariant(msg));
+        if let Some(b) = &self.broken {
+            return bad(b.clone());
+        }
         let file = f.iter().filter(|&&x| x & RESIDENT != 0 && x & ANON == 0).count() as u64;
         if file != self.file_resident {
             return bad(format!("{file} resident file pages, {} counted", self.file_resident));
@@ -948,9 +984,59 @@ impl PolicyVisitor for Parts<'_> {
     fn visit<P: Policy>(self, name: &'static str) -> Result<PhoneResult> {
         let phone = self.r.phone;
         let params: P::Params = policy::parse_params(name, &phone.params)?;
-        let frames = self.layout.frames as usize;
-        let policy = P::new(&PolicySetup { frames, trace: self.trace, costs: self.costs }, params)?;
-        killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
+        let setup = PolicySetup { frames: self.layout.frames as usize, trace: self.trace, costs: self.costs };
+        if phone.swap_on() {
+            let policy = P::new(&setup, params)?;
+            killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
+        } else {
+            let policy = FileOnly::<P>::new(&setup, params)?;
+            killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
+        }
+    }
+}
+
+/// With swap off, anon pages can never be reclaimed: the policy is not told about them, so that
+/// it does not scan them over and over (Linux does not scan anon lists without swap space).
+struct FileOnly<P> {
+    inner: P,
+    anon: Vec<bool>,
+}
+
+impl<P: Policy> Policy for FileOnly<P> {
+    type Params = P::Params;
+    fn new(setup: &PolicySetup, params: P::Params) -> Result<Self> {
+        let kinds = setup.trace.page_kinds.as_deref().unwrap_or(&[]);
+        let anon = kinds.iter().map(|&k| k == Kind::Anon as u8).collect();
+        Ok(FileOnly { inner: P::new(setup, params)?, anon })
+    }
+    #[inline(always)]
+    fn on_hit(&mut self, a: &crate::policy::Access) {
+        if !self.anon[a.page as usize] {
+            self.inner.on_hit(a);
+        }
+    }
+    #[inline(always)]
+    fn on_miss(&mut self, a: &crate::policy::Access) {
+        if !self.anon[a.page as usize] {
+            self.inner.on_miss(a);
+        }
+    }
+    fn needs_room(&self) -> bool {
+        self.inner.needs_room()
+    }
+    fn select_victim(&mut self, ctx: &crate::policy::ReclaimCtx) -> Option<PageId> {
+        self.inner.select_victim(ctx)
+    }
+    #[inline(always)]
+    fn on_insert(&mut self, a: &crate::policy::Access) {
+        if !self.anon[a.page as usize] {
+            self.inner.on_insert(a);
+        }
+    }
+    fn on_remove(&mut self, page: PageId) {
+        if !self.anon[page as usize] {
+            self.inner.on_remove(page);
+        }
     }
 }
 
@@ -996,6 +1082,8 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             checks: r.checks,
             launches: Vec::new(),
             file_resident: 0,
+            in_fg: false,
+            broken: None,
         };
         let start = Instant::now();
         sim.run(r.usage)?;

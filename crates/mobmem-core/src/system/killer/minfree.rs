@@ -155,7 +155,8 @@ mod tests {
     #[test]
     fn processlist_levels() {
         // The typical 64-bit phone.
-        let pages: Vec<u64> = processlist_levels_kib(4096.0, [1080, 2340], true, Table::Aosp).iter().map(|k| k / 4).collect();
+        let pages: Vec<u64> =
+            processlist_levels_kib(4096.0, [1080, 2340], true, Table::Aosp).iter().map(|k| k / 4).collect();
         assert_eq!(pages, [18432, 23040, 27648, 32256, 55296, 80640]);
         // A small 32-bit phone with a small screen: the low values.
         assert_eq!(processlist_levels_kib(300.0, [480, 800], false, Table::Aosp), LOW_KIB);

@@ -1,0 +1,232 @@
+"""The system-level commands: ``mobmem phone`` (replay app usage on a phone), ``mobmem phones``
+and ``mobmem apps`` (what can be named)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .errors import MobmemError
+
+
+def _sets(items: list[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for it in items or ():
+        if "=" not in it:
+            raise MobmemError(f"--set expects FIELD=VALUE, got {it!r}")
+        k, v = it.split("=", 1)
+        try:
+            out[k.strip()] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k.strip()] = v
+    return out
+
+
+def _usage(args: argparse.Namespace) -> dict[str, Any]:
+    from . import phone as ph
+
+    chosen = [x for x in (args.usage, args.emmc, args.synthetic) if x]
+    if len(chosen) != 1:
+        raise MobmemError(
+            "give one of: a usage CSV, --emmc in-order|random, or --synthetic APPS,LAUNCHES,REUSE"
+        )
+    if args.usage:
+        return ph.usage_file(args.usage, args.user)
+    if args.emmc:
+        return ph.rounds(
+            random=args.emmc == "random", rounds=args.rounds, seed=args.seed, gap_s=args.gap or 0.0
+        )
+    try:
+        apps, launches, reuse = args.synthetic.split(",")
+        return ph.synthetic(int(apps), int(launches), float(reuse), seed=args.seed, gap_s=args.gap or 60.0)
+    except ValueError as e:
+        raise MobmemError(
+            f"--synthetic expects APPS,LAUNCHES,REUSE (e.g. 12,256,2.23), got {args.synthetic!r}"
+        ) from e
+
+
+def cmd_phone(args: argparse.Namespace) -> int:
+    from .phone import simulate_phone
+    from .table import num, render
+
+    overrides = _sets(args.set)
+    for flag, key in (
+        ("swap", "swap"),
+        ("swap_size", "swap_size"),
+        ("dram", "dram"),
+        ("reserved", "reserved"),
+        ("policy", "policy"),
+        ("killer", "killer"),
+        ("storage", "storage"),
+    ):
+        v = getattr(args, flag)
+        if v is not None:
+            overrides[key] = v
+    if args.direct_read:
+        overrides["direct_read"] = True
+    r = simulate_phone(
+        _usage(args),
+        args.phone,
+        seed=args.seed,
+        phones=args.phones,
+        apps=args.apps,
+        devices=args.devices,
+        **overrides,
+    )
+    if args.json:
+        json.dump(r.to_dict(), sys.stdout, indent=2)
+        print()
+        return 0
+    m, c, u = r.meters, r.config, r.usage
+    p = c["phone"]
+    lay = c["layout"]
+    mib = p["page_size"] / 1048576
+    print(
+        f"phone {c['name']}: {p['dram']} DRAM, {lay['frames'] * mib:.0f} MiB usable, swap {p['swap']}"
+        + (f" ({lay['swap_pages'] * mib:.0f} MiB)" if p["swap"] != "off" else "")
+        + f", storage {p['storage']}, policy {p['policy']}, killer {p['killer']}"
+    )
+    print(
+        f"usage {r.raw['usage_path']}: {u['launches']} launches of {u['distinct_apps']} apps,"
+        f" reuse distance {u['avg_reuse_distance_apps']:.2f} apps"
+        + (
+            f"; {m['defaulted_apps']} apps not in the catalog ran with its defaults"
+            if m["defaulted_apps"]
+            else ""
+        )
+    )
+    kills = ", ".join(f"{k} {v}" for k, v in sorted(m["kills"].items())) or "none"
+
+    def opt_ms(v: float | None) -> str:
+        return "—" if v is None else num(v)
+
+    rows = [
+        ("launches: cold / resumed", f"{m['cold']} / {m['resumed']}"),
+        ("mean launch time (ms)", num(m["mean_launch_ms"])),
+        ("mean cold start / resume (ms)", f"{opt_ms(m['mean_cold_ms'])} / {opt_ms(m['mean_resume_ms'])}"),
+        ("total launch time (s)", num(m["total_launch_ms"] / 1e3)),
+        ("kills", kills),
+        ("live apps: mean / most", f"{m['live_apps_mean']:.1f} / {m['live_apps_max']}"),
+        ("swap-ins / swap-outs (pages)", f"{num(m['swap_in_pages'])} / {num(m['swap_out_pages'])}"),
+        ("file reads (pages)", num(m["file_read_pages"])),
+        ("flash written (MB)", num(m["flash_write_bytes"] / 1e6)),
+        ("P/E cycles used", "—" if m["pe_cycles_used"] is None else f"{m['pe_cycles_used']:.3g}"),
+        ("memory stall (ms)", num(m["stall_ms"])),
+        ("kswapd wake-ups / direct reclaims", f"{num(m['kswapd_wakes'])} / {num(m['direct_reclaims'])}"),
+        ("energy (J): total", num(m["energy"]["total_j"])),
+        ("simulated time (s)", num(m["sim_time_s"])),
+    ]
+    print()
+    print(render(("", "value"), rows))
+    print()
+    ux = m["ux"]
+    print(
+        render(
+            ("", *c["ux_classes"], "excessive (vitals)"),
+            [("launches", *(ux[k] for k in c["ux_classes"]), m["excessive"])],
+            title="launches by user-perceived delay",
+        )
+    )
+    if args.launches:
+        print()
+        rows = [
+            (
+                x["index"],
+                x["app"],
+                "cold" if x["cold"] else "resume",
+                num(x["latency_ms"]),
+                num(x["file_wait_ms"]),
+                num(x["swap_wait_ms"]),
+                num(x["reclaim_wait_ms"]),
+                x["live_apps"],
+            )
+            for x in r.launches
+        ]
+        print(render(("#", "app", "kind", "ms", "file wait", "swap wait", "reclaim wait", "live"), rows))
+    print(f"\n({r.wall_time_s:.2f} s)")
+    return 0
+
+
+def cmd_phones(args: argparse.Namespace) -> int:
+    from .phone import phones
+    from .table import render
+
+    ps = phones(args.phones)
+    if args.json:
+        json.dump(ps, sys.stdout, indent=2)
+        print()
+        return 0
+    rows = [
+        (n, p["dram"], p["reserved"], p["swap"], p["storage"], p["policy"], p["killer"])
+        for n, p in ps.items()
+    ]
+    print(render(("phone", "DRAM", "reserved", "swap", "storage", "policy", "killer"), rows))
+    for n, p in ps.items():
+        print(f"  {n}: {p['description']}")
+    return 0
+
+
+def cmd_apps(args: argparse.Namespace) -> int:
+    from .phone import apps
+    from .table import render
+
+    a = apps(args.apps)
+    if args.json:
+        json.dump(a, sys.stdout, indent=2)
+        print()
+        return 0
+    rows = [
+        (
+            x["name"],
+            x["category"],
+            f"{x['size_mib']:.1f}",
+            f"{x['file_mib']:.1f}",
+            f"{x['cold_cpu_s']:.2f}",
+            f"{x['resume_cpu_s']:.2f}",
+            x["source"],
+        )
+        for x in a
+    ]
+    print(render(("app", "category", "MiB", "file MiB", "cold CPU s", "resume CPU s", "source"), rows))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("phone", help="replay app usage on a phone: launches, kills, swap, launch time")
+    p.add_argument("usage", nargs="?", help="usage CSV (time_s,app or timestamp_seconds,app[,user])")
+    p.add_argument("--user", help="the user to replay when the CSV has a user column")
+    p.add_argument(
+        "--emmc", choices=["in-order", "random"], help="the eMMC paper's ten-game scenario instead"
+    )
+    p.add_argument("--rounds", type=int, default=3, help="--emmc: rounds after the first (default 3)")
+    p.add_argument("--synthetic", metavar="APPS,LAUNCHES,REUSE", help="A2S-style generated usage instead")
+    p.add_argument("--gap", type=float, help="seconds between generated launches")
+    p.add_argument("--phone", default="nexus5", help="phone preset (mobmem phones)")
+    p.add_argument("--swap", help="swap device, or off")
+    p.add_argument("--swap-size")
+    p.add_argument("--dram")
+    p.add_argument("--reserved", help="DRAM out of the model's reach")
+    p.add_argument("--storage")
+    p.add_argument("--policy", help="page reclamation policy")
+    p.add_argument("--killer", help="minfree or psi")
+    p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap)")
+    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="any phone field (repeatable)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--phones", help="TOML file with more phones")
+    p.add_argument("--apps", help="TOML file with more apps (or overrides)")
+    p.add_argument("--devices", help="TOML file with more devices")
+    p.add_argument("--launches", action="store_true", help="also print one row per launch")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_phone)
+
+    p = sub.add_parser("phones", help="list phone presets")
+    p.add_argument("--phones", help="TOML file with more phones")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_phones)
+
+    p = sub.add_parser("apps", help="list the app catalog")
+    p.add_argument("--apps", help="TOML file with more apps")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_apps)
