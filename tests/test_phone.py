@@ -1,0 +1,135 @@
+"""The system level from Python and the CLI: usage specs, phone runs, errors mapped to exceptions,
+``mobmem phone`` / ``phones`` / ``apps``, and ``mobmem reproduce emmc-swap`` (its verdicts are
+computed from the simulator's numbers)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mobmem
+from mobmem import phone as ph
+from mobmem.reproduce import emmc_swap
+
+from conftest import DATA, SHARED, cli, write
+
+WINDOW = DATA / "usage_window_12apps.csv"
+TIGHT = {"reserved": "814MiB"}
+
+
+def test_catalogs_and_presets():
+    apps = {a["name"]: a for a in ph.apps()}
+    assert set(ph.EMMC_APPS) <= set(apps)
+    assert apps["Cordy2"]["cold_start_s"] == 13.81 and apps["Cordy2"]["known"]
+    assert apps["TaoBao"]["size_mib"] == 116.0
+    phones = ph.phones()
+    assert {"gt-i9300", "nexus5"} <= set(phones)
+    assert phones["gt-i9300"]["swap"] == "emmc-gt-i9300"
+    assert set(ph.killers()) == {"minfree", "psi"}
+
+
+def test_usage_specs_and_real_window():
+    u = ph.usage(WINDOW)
+    assert u["stats"]["launches"] == 256 and len(u["apps"]) == u["stats"]["distinct_apps"]
+    r = ph.usage(ph.rounds(random=True, seed=3))
+    assert r["stats"]["launches"] == 40 and r["apps"] == list(ph.EMMC_APPS)
+    s = ph.usage(ph.synthetic(23, 256, 4.56, seed=1))
+    assert s["stats"]["distinct_apps"] == 23
+    assert abs(s["stats"]["avg_reuse_distance_apps"] - 4.56) < 0.1
+
+
+def test_swap_on_off_under_pressure():
+    on, off = mobmem.phone_grid(
+        [
+            ph.job(ph.rounds(random=True, seed=7), "gt-i9300", checks=True, **TIGHT),
+            ph.job(ph.rounds(random=True, seed=7), "gt-i9300", checks=True, swap="off", **TIGHT),
+        ]
+    )
+    assert off.meters["kills_total"] > on.meters["kills_total"]
+    assert on.meters["resumed"] > off.meters["resumed"]
+    assert on.meters["total_launch_ms"] < off.meters["total_launch_ms"]
+    assert off.meters["swap_out_pages"] == 0 and on.meters["swap_out_pages"] > 0
+    for r in (on, off):
+        m = r.meters
+        assert m["cold"] + m["resumed"] == m["launches"] == len(r.launches) == 40
+        assert sum(m["ux"].values()) == 40
+        row = r.row()
+        assert row["swap"] == r.swap and row["launches"] == 40
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), random=st.booleans(), swap=st.sampled_from(["emmc-gt-i9300", "off"]))
+def test_conservation_holds_for_any_seed(seed, random, swap):
+    # checks=True makes the core verify page states, swap slots and kills after every launch.
+    r = mobmem.simulate_phone(
+        ph.rounds(random=random, seed=seed), "gt-i9300", seed=seed, checks=True, swap=swap, **TIGHT
+    )
+    m = r.meters
+    assert m["cold"] >= 10 and m["kills_total"] == sum(m["kills"].values())
+    for launch in r.launches:
+        parts = launch["cpu_ms"] + launch["file_wait_ms"] + launch["swap_wait_ms"] + launch["reclaim_wait_ms"]
+        assert launch["latency_ms"] == pytest.approx(parts)
+
+
+def test_errors_map_to_exceptions(tmp_path):
+    with pytest.raises(mobmem.ConfigError, match="gt-i9300"):
+        mobmem.simulate_phone(ph.rounds(), "pixel")
+    with pytest.raises(mobmem.ConfigError, match="colour"):
+        mobmem.simulate_phone(ph.rounds(), "nexus5", colour="red")
+    bad = write(tmp_path, "u.csv", "time_s,app\n1,a\nlate,b\n")
+    with pytest.raises(mobmem.TraceFormatError, match=r"u\.csv:3"):
+        mobmem.simulate_phone(bad)
+    with pytest.raises(mobmem.TraceNotFoundError):
+        mobmem.simulate_phone(tmp_path / "missing.csv")
+    with pytest.raises(mobmem.OutOfMemoryError, match="TaoBao"):
+        mobmem.simulate_phone(
+            ph.rounds(["TaoBao", "Amazon"], rounds=1), "nexus5", dram="256MiB", reserved="200MiB", swap="off"
+        )
+
+
+def test_cli_phone_and_lists(tmp_path):
+    p = cli("phone", "--emmc", "random", "--phone", "gt-i9300", "--reserved", "814MiB", "--launches")
+    assert "launches: cold / resumed" in p.stdout and "Krazy Kart Racing" in p.stdout
+    j = json.loads(cli("phone", str(WINDOW), "--swap", "off", "--json").stdout)
+    assert j["meters"]["launches"] == 256 and j["config"]["phone"]["swap"] == "off"
+    assert "defaults" in cli("phone", str(WINDOW)).stdout
+    assert "gt-i9300" in cli("phones").stdout
+    assert "Cordy2" in cli("apps").stdout
+    e = cli("phone", "--emmc", "random", "--synthetic", "12,256,2.23", ok=False)
+    assert e.returncode == 2 and "one of" in e.stderr
+    e = cli("phone", "--synthetic", "twelve", ok=False)
+    assert e.returncode == 2 and "APPS,LAUNCHES,REUSE" in e.stderr
+    mine = write(tmp_path, "apps.toml", '[apps."My Game"]\ncategory = "game"\nsize_mib = 80.0\n')
+    usage = write(tmp_path, "u.csv", "time_s,app\n0,My Game\n10,Cordy2\n20,My Game\n")
+    j = json.loads(cli("phone", str(usage), "--apps", str(mine), "--json").stdout)
+    assert j["meters"]["defaulted_apps"] == 0 and j["meters"]["resumed"] == 1
+
+
+@pytest.mark.skipif(
+    not (SHARED / "appusage" / "launches_all_users.csv.gz").exists(), reason="../shared absent"
+)
+def test_multi_user_log_needs_a_user():
+    log = SHARED / "appusage" / "launches_all_users.csv.gz"
+    with pytest.raises(mobmem.ConfigError, match="choose one"):
+        mobmem.simulate_phone(log)
+
+
+def test_reproduce_emmc_swap():
+    p = cli("reproduce", "emmc-swap", "--json")
+    res = json.loads(p.stdout)
+    s, c = res["stated"], res["second"]
+    assert s["usable_mb"] == 460 and c["how"] == "calibrated"
+    # The calibration picks the sweep point whose case-2 live apps is closest to the paper's ~4.
+    off = [x for x in res["sweep"] if not x["swap"]]
+    best = min(abs(x["live_reload"] - 4.0) for x in off)
+    assert abs(c["cases"]["2"]["live_reload"] - 4.0) == pytest.approx(best)
+    # The claims are computed from the cases.
+    cases = {int(k): v for k, v in c["cases"].items()}
+    assert c["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))
+    assert c["first_load_overhead_s"] == pytest.approx(cases[3]["first_s"] - cases[4]["first_s"])
+    text = emmc_swap.report(res)
+    assert "paper −54%" in text and ("close" in text or "DIFFERS" in text)
+    assert f"At {c['usable_mb']} MB usable" in text
