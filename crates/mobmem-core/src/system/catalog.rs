@@ -294,6 +294,10 @@ mod tests {
         let unknown = c.get("com.example.app").unwrap();
         assert!(!unknown.known);
         assert_eq!(unknown.size_mib, 40.0);
+        // Every app generated usage can name is in the catalog.
+        for n in crate::system::usage::A2S_APPS {
+            assert!(c.get(n).unwrap().known, "{n}");
+        }
         // The DR. Swap paper's Table III, as the page-trace generator holds it, agrees.
         for (_, apps) in crate::trace::gen::CATEGORIES {
             for (name, mib) in *apps {

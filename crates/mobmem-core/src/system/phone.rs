@@ -369,6 +369,15 @@ impl Phones {
                 Error::config("phone", format!("unknown phone {name:?}; known: {}", known.join(", ")))
             })?
             .clone();
+        // A different policy or killer does not inherit the preset's parameters for the old one.
+        for (choice, params) in [("policy", "params"), ("killer", "killer_params")] {
+            if overrides.contains_key(choice)
+                && !overrides.contains_key(params)
+                && overrides.get(choice) != t.get(choice)
+            {
+                t.remove(params);
+            }
+        }
         for (k, v) in overrides {
             t.insert(k.clone(), v.clone());
         }
@@ -415,6 +424,13 @@ mod tests {
         assert!(e.contains("policy"), "{e}");
         let e = with("killer", "nope".into()).unwrap().validate(&cat).unwrap_err().to_string();
         assert!(e.contains("minfree"), "{e}");
+        // Switching policy or killer drops the preset's parameters for the old one.
+        let p = with("killer", "psi".into()).unwrap();
+        assert!(p.killer_params.is_empty());
+        p.validate(&cat).unwrap();
+        let p = with("policy", "clock".into()).unwrap();
+        assert!(p.params.is_empty());
+        assert!(!with("policy", "linux-2q".into()).unwrap().params.is_empty());
         let e = with("direct_read", true.into()).unwrap().validate(&cat).unwrap_err().to_string();
         assert!(e.contains("Direct Read"), "{e}");
         let e = with("colour", "red".into()).unwrap_err().to_string();

@@ -1050,7 +1050,7 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
     fn visit<K: Killer>(self, name: &'static str) -> Result<PhoneResult> {
         let Parts { r, layout, procs, profiles, swap, file, busy, apps, trace, .. } = self.parts;
         let phone = r.phone;
-        let params: K::Params = policy::parse_params(&format!("killer {name}"), &phone.killer_params)?;
+        let params: K::Params = policy::parse_params(&format!("killer_params ({name})"), &phone.killer_params)?;
         let dram_bytes = layout.dram_pages * phone.page_size;
         let killer = K::new(&KillerSetup { dram_bytes, page_size: phone.page_size }, params)?;
         let swap_cap = layout.swap_pages;

@@ -31,6 +31,46 @@ pub const EMMC_APPS: [&str; 10] = [
     "Krazy Kart Racing",
 ];
 
+/// The A2S paper's Large workload (Table 1), most launched first: names for generated usage.
+pub const A2S_APPS: [&str; 36] = [
+    "Hangout",
+    "Phone",
+    "Calendar",
+    "Wunderlist",
+    "Gmail",
+    "Youtube",
+    "Timely",
+    "Candy Crush Saga",
+    "Facebook",
+    "Calculator",
+    "Google Map",
+    "Browser",
+    "Play Store",
+    "Weather",
+    "Google Now",
+    "Angry Birds",
+    "Camera",
+    "Setting",
+    "Kindle",
+    "Gallery",
+    "Fruit Ninja",
+    "Game 2048",
+    "Timesheet",
+    "Adobe Reader",
+    "eBay",
+    "JuiceSSH",
+    "Subway Surfer",
+    "IMDB",
+    "Estrong Explorer",
+    "Google Keep",
+    "Doodle Jump",
+    "Amazon",
+    "Doodle God",
+    "Aliexpress",
+    "Word Search",
+    "Barcode Scanner",
+];
+
 /// One launch: the app (index into `UsageTrace::apps`) comes to the foreground at `time_s`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Launch {
@@ -219,9 +259,21 @@ impl UsageTrace {
             path: format!("synthetic-usage(apps={apps}, reuse={reuse}, seed={seed})").into(),
             ..Default::default()
         };
+        // Names: the A2S paper's apps (its Table 1, Large workload, most launched first) by
+        // popularity here, so that the catalog knows them; beyond its 36, app37, app38, …
+        let mut count = vec![0u64; apps as usize];
+        for &a in &best.0 {
+            count[a as usize] += 1;
+        }
+        let mut rank: Vec<u32> = (0..apps).collect();
+        rank.sort_by_key(|&a| (std::cmp::Reverse(count[a as usize]), a));
+        let mut name = vec![String::new(); apps as usize];
+        for (r, &a) in rank.iter().enumerate() {
+            name[a as usize] = A2S_APPS.get(r).map(|s| s.to_string()).unwrap_or_else(|| format!("app{:02}", r + 1));
+        }
         let mut index = HashMap::new();
         for (i, &a) in best.0.iter().enumerate() {
-            t.push(&mut index, i as f64 * gap_s, &format!("app{:02}", a + 1));
+            t.push(&mut index, i as f64 * gap_s, &name[a as usize]);
         }
         Ok(t)
     }

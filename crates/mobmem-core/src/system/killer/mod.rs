@@ -124,7 +124,10 @@ pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Va
     impl KillerVisitor for V<'_> {
         type Output = Result<serde_json::Value>;
         fn visit<K: Killer>(self, name: &'static str) -> Self::Output {
-            let p: K::Params = crate::policy::parse_params(name, self.0)?;
+            let p: K::Params = crate::policy::parse_params(name, self.0).map_err(|e| match e {
+                Error::Config { msg, .. } => Error::config(format!("killer_params ({name})"), msg),
+                e => e,
+            })?;
             serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))
         }
     }
