@@ -133,8 +133,9 @@ impl Pages {
         Pages { flags, swap_used: 0, swap_cap, slots: None, m: Meters::default() }
     }
 
-    /// Gives up `id`'s swap slot (its copy is stale, or its owner died).
-    #[inline]
+    /// Gives up `id`'s swap slot (its copy is stale, or its owner died). Off the hit path.
+    #[cold]
+    #[inline(never)]
     fn free_slot(&mut self, id: usize) {
         self.swap_used -= 1;
         if let Some(s) = &mut self.slots {
