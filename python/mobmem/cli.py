@@ -17,11 +17,12 @@ from .errors import MobmemError
 DEMO_TRACE = Path(__file__).resolve().parent.parent.parent / "data" / "sqlite3_btree.txt.zst"
 
 
-def _params(items: Sequence[str] | None) -> dict[str, Any]:
+def _params(items: Sequence[str] | None, flag: str = "--param") -> dict[str, Any]:
+    """KEY=VALUE pairs; values are JSON where they parse as JSON, strings otherwise."""
     out: dict[str, Any] = {}
     for it in items or ():
         if "=" not in it:
-            raise MobmemError(f"--param expects KEY=VALUE, got {it!r}")
+            raise MobmemError(f"{flag} expects KEY=VALUE, got {it!r}")
         k, v = it.split("=", 1)
         try:
             out[k.strip()] = json.loads(v)

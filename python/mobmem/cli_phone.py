@@ -11,19 +11,6 @@ from typing import Any
 from .errors import MobmemError
 
 
-def _sets(items: list[str] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for it in items or ():
-        if "=" not in it:
-            raise MobmemError(f"--set expects FIELD=VALUE, got {it!r}")
-        k, v = it.split("=", 1)
-        try:
-            out[k.strip()] = json.loads(v)
-        except json.JSONDecodeError:
-            out[k.strip()] = v
-    return out
-
-
 def _usage(args: argparse.Namespace) -> dict[str, Any]:
     from . import phone as ph
 
@@ -48,10 +35,11 @@ def _usage(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_phone(args: argparse.Namespace) -> int:
+    from .cli import _params
     from .phone import simulate_phone
     from .table import num, render
 
-    overrides = _sets(args.set)
+    overrides = _params(args.set, "--set")
     for flag, key in (
         ("swap", "swap"),
         ("swap_size", "swap_size"),

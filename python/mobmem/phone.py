@@ -17,20 +17,6 @@ if TYPE_CHECKING:
 
 PathLike = str | os.PathLike[str]
 
-#: The eMMC swap paper's ten games, in its loading order.
-EMMC_APPS = (
-    "Ben 10 Xenodrome",
-    "Bomb The Zombies",
-    "Drag Racing",
-    "Cordy2",
-    "Lep's World",
-    "Tap Sonic",
-    "Death Worm",
-    "PrettyPetSalon",
-    "Angry Birds Rio",
-    "Krazy Kart Racing",
-)
-
 
 def usage_file(path: PathLike, user: str | None = None) -> dict[str, Any]:
     """A usage CSV (``time_s,app`` or ``timestamp_seconds,app[,user]``)."""
@@ -66,6 +52,10 @@ def synthetic(apps: int, launches: int, reuse: float, seed: int = 0, gap_s: floa
         "seed": seed,
         "gap_s": gap_s,
     }
+
+
+#: The eMMC swap paper's ten games (Table V), in its loading order (from the core's scenario).
+EMMC_APPS: tuple[str, ...] = tuple(json.loads(_core.usage(json.dumps(rounds(rounds=0))))["apps"])
 
 
 def _spec(usage: Mapping[str, Any] | PathLike) -> dict[str, Any]:
