@@ -133,3 +133,25 @@ def test_reproduce_emmc_swap():
     text = emmc_swap.report(res)
     assert "paper −54%" in text and ("close" in text or "DIFFERS" in text)
     assert f"At {c['usable_mb']} MB usable" in text
+
+
+def test_reproduce_dr_swap_switching():
+    res = json.loads(
+        cli("reproduce", "dr-swap", "--switching", "--categories", "browser,gaming", "--json").stdout
+    )
+    sw = res["switching"]
+    assert set(sw["categories"]) == {"browser", "gaming"}
+    imps = []
+    for c in sw["categories"].values():
+        assert set(c["sizes"]) == {"128", "256", "512"}
+        for row in c["sizes"].values():
+            assert {"dram", "dr_swap", "flash"} <= set(row)
+            assert row["dr_swap"]["dr_maps"] > 0 and row["flash"]["dr_maps"] == 0
+            f, d = row["flash"]["delay_ms"], row["dr_swap"]["delay_ms"]
+            assert row["improvement_pct"] == pytest.approx(100 * (1 - d / f))
+            imps.append(row["improvement_pct"])
+    assert sw["average_improvement_pct"] == pytest.approx(sum(imps) / len(imps))
+    text = cli("reproduce", "dr-swap", "--switching", "--categories", "news").stdout
+    assert "paper ~10%" in text and "news" in text
+    e = cli("reproduce", "dr-swap", "--switching", "--categories", "nope", ok=False)
+    assert e.returncode == 2 and "browser" in e.stderr

@@ -53,6 +53,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--anon-rw-share", type=float, default=ANON_RW_SHARE, help="assumed share of anon pages kept written"
     )
+    p.add_argument(
+        "--switching",
+        action="store_true",
+        help="instead: switching delay of DRAM-backed, DR. Swap and flash swap on the system level (Fig. 8)",
+    )
+    p.add_argument(
+        "--memory-share",
+        type=float,
+        default=0.5,
+        help="--switching: usable memory = system + this share of the category's apps (default 0.5)",
+    )
     p.add_argument("--json", action="store_true")
 
 
@@ -74,6 +85,10 @@ def sensitivity(args: argparse.Namespace, cats: list[str]) -> dict[float, float]
 
 
 def compute(args: argparse.Namespace) -> dict[str, Any]:
+    if args.switching:
+        from . import dr_swap_switching
+
+        return {"switching": dr_swap_switching.compute(args)}
     from ..api import Trace, run_configs, swap_energy
 
     cats = [c.strip() for c in args.categories.split(",") if c.strip()]
@@ -129,6 +144,10 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def report(res: dict[str, Any]) -> str:
+    if "switching" in res:
+        from . import dr_swap_switching
+
+        return dr_swap_switching.report(res["switching"])
     from ..table import num, render
 
     cats = res["categories"]
