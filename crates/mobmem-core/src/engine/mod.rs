@@ -178,6 +178,7 @@ impl<P: Policy> Engine<P> {
     }
 
     /// The page-trace loop: `access` spelled out, hit path first, nothing returned from a hit.
+    /// Calling `access` here instead measured 274 against 352 M accesses/s on CLOCK's hit path.
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         for (index, &w) in trace.accesses.iter().enumerate() {
             let op = Op::from_bits(w);
