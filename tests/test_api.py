@@ -145,3 +145,16 @@ def test_registries():
     assert set(mobmem.trace_formats()) == {"binary", "lackey", "csv", "text"}
     assert {"ufs31", "optane-m10", "dram-ramdisk"} <= set(mobmem.devices())
     assert mobmem.presets() == ["angrybirds", "youtube", "chrome", "facebook", "farmstory"]
+
+
+def test_zram_takes_memory_from_the_same_dram():
+    t = DATA / "synthetic_40k.txt.zst"
+    plain = mobmem.simulate(t, "lru", memory="30%", swap="dram-ramdisk")
+    z = mobmem.simulate(t, "lru", memory="30%", swap="zram-lz4")
+    assert plain.meters["peak_zram_frames"] == 0
+    ratio = z.config["swap"]["compression_ratio"]
+    assert z.meters["peak_zram_frames"] == -(-z.meters["peak_swap_pages"] // ratio)
+    # Less memory for pages: LRU never faults less.
+    assert z.meters["faults"] >= plain.meters["faults"] and z.meters["swap_outs"] > 0
+    with pytest.raises(mobmem.ConfigError, match="zram"):
+        mobmem.simulate(t, "lru", memory="30%", swap="zram-lz4", tiers={"pcm_share": 0.5})

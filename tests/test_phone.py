@@ -61,7 +61,11 @@ def test_swap_on_off_under_pressure():
 
 
 @settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 2**32), random=st.booleans(), swap=st.sampled_from(["emmc-gt-i9300", "off"]))
+@given(
+    seed=st.integers(0, 2**32),
+    random=st.booleans(),
+    swap=st.sampled_from(["emmc-gt-i9300", "zram-lz4", "off"]),
+)
 def test_conservation_holds_for_any_seed(seed, random, swap):
     # checks=True makes the core verify page states, swap slots and kills after every launch.
     r = mobmem.simulate_phone(
@@ -98,6 +102,9 @@ def test_cli_phone_and_lists(tmp_path):
     assert "defaults" in cli("phone", str(WINDOW)).stdout
     assert "gt-i9300" in cli("phones").stdout
     assert "Cordy2" in cli("apps").stdout
+    assert "zram 2.5:1" in cli("devices").stdout
+    z = cli("phone", "--emmc", "random", "--phone", "gt-i9300", "--reserved", "814MiB", "--swap", "zram-lz4")
+    assert "zram: most DRAM taken (MiB)" in z.stdout
     e = cli("phone", "--emmc", "random", "--synthetic", "12,256,2.23", ok=False)
     assert e.returncode == 2 and "one of" in e.stderr
     e = cli("phone", "--synthetic", "twelve", ok=False)
@@ -133,6 +140,15 @@ def test_reproduce_emmc_swap():
     text = emmc_swap.report(res)
     assert "paper −54%" in text and ("close" in text or "DIFFERS" in text)
     assert f"At {c['usable_mb']} MB usable" in text
+    # Beyond the paper: zram in the same runs writes no flash, and its scaled-levels runs used the
+    # printed levels.
+    z = c["zram"]
+    assert z["random"]["flash_write_mb"] == 0 and z["random"]["peak_zram_mib"] > 0
+    sc = z["scaled_levels"]
+    assert sc["factor"] == pytest.approx(c["usable_mb"] / 460)
+    assert sc["cases"]["zram"]["cached_level_mib"] == pytest.approx(max(sc["minfree_kib"]) / 1024, abs=0.01)
+    assert sc["cases"]["swap"]["flash_write_mb"] > 0 == sc["cases"]["zram"]["flash_write_mb"]
+    assert "Beyond the paper" in text and f"zram kills {sc['cases']['zram']['kills']}" in text
 
 
 def test_reproduce_dr_swap_switching():
@@ -145,13 +161,14 @@ def test_reproduce_dr_swap_switching():
     for c in sw["categories"].values():
         assert set(c["sizes"]) == {"128", "256", "512"}
         for row in c["sizes"].values():
-            assert {"dram", "dr_swap", "flash"} <= set(row)
+            assert {"dram", "dr_swap", "flash", "zram"} <= set(row)
             assert row["dr_swap"]["dr_maps"] > 0 and row["flash"]["dr_maps"] == 0
+            assert row["zram"]["swap_outs"] > 0 and row["zram"]["dr_maps"] == 0
             f, d = row["flash"]["delay_ms"], row["dr_swap"]["delay_ms"]
             assert row["improvement_pct"] == pytest.approx(100 * (1 - d / f))
             imps.append(row["improvement_pct"])
     assert sw["average_improvement_pct"] == pytest.approx(sum(imps) / len(imps))
     text = cli("reproduce", "dr-swap", "--switching", "--categories", "news").stdout
-    assert "paper ~10%" in text and "news" in text
+    assert "paper ~10%" in text and "news" in text and "zram (not in the paper" in text
     e = cli("reproduce", "dr-swap", "--switching", "--categories", "nope", ok=False)
     assert e.returncode == 2 and "browser" in e.stderr

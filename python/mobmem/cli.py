@@ -422,7 +422,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
     rows = [
         (
             n,
-            d["kind"],
+            d["kind"] + (f" {d['compression_ratio']:g}:1" if d.get("compression_ratio") else ""),
             num(d["read_ns"]),
             num(d["write_ns"]),
             num(d["read_nj"]),

@@ -98,6 +98,11 @@ def cmd_phone(args: argparse.Namespace) -> int:
         ("kills", kills),
         ("live apps: mean / most", f"{m['live_apps_mean']:.1f} / {m['live_apps_max']}"),
         ("swap-ins / swap-outs (pages)", f"{num(m['swap_in_pages'])} / {num(m['swap_out_pages'])}"),
+    ]
+    if (c["swap"] or {}).get("compression_ratio"):
+        zram_mib = r.raw["pages"]["peak_zram_frames"] * mib
+        rows.append(("zram: most DRAM taken (MiB)", f"{zram_mib:.0f} of {lay['frames'] * mib:.0f}"))
+    rows += [
         ("file reads (pages)", num(m["file_read_pages"])),
         ("flash written (MB)", num(m["flash_write_bytes"] / 1e6)),
         ("P/E cycles used", "—" if m["pe_cycles_used"] is None else f"{m['pe_cycles_used']:.3g}"),

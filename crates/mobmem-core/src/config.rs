@@ -163,6 +163,12 @@ impl SimConfig {
         }
         if let Some(t) = &self.tiers {
             t.validate(catalog, self.page_size)?;
+            if swap.kind == crate::device::DeviceKind::Zram {
+                return Err(Error::config(
+                    "swap",
+                    format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", self.swap),
+                ));
+            }
             if self.direct_read {
                 return Err(Error::config(
                     "direct_read",

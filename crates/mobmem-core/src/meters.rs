@@ -45,6 +45,8 @@ pub struct Meters {
     pub file_drops: u64,
     /// Most swap slots in use at once, in pages.
     pub peak_swap_pages: u64,
+    /// zram: most DRAM frames the compressed swap area took at once (0 for other swap devices).
+    pub peak_zram_frames: u64,
     /// Access index at which swap first became full (None: never).
     pub swap_full_at: Option<u64>,
     /// Reclaims done while swap was full (only file or clean pages could go).

@@ -177,3 +177,55 @@ fn direct_read_needs_an_nvm_swap_device() {
     cfg.swap = "optane-m10".into();
     assert!(simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).is_ok());
 }
+
+#[test]
+fn zram_takes_frames_from_the_same_memory_by_hand() {
+    // 4 frames, zram at 2 pages per frame. W1–W4 fill memory. W5: evicting 1 puts it in zram,
+    // which takes a frame (⌈1/2⌉ = 1): still full, so 2 goes too (⌈2/2⌉ = 1), then 5 comes in.
+    // W6: 3 goes (zram now 2 frames), still full, 4 goes (⌈4/2⌉ = 2), 6 comes in.
+    let t = trace(&[(1, Write), (2, Write), (3, Write), (4, Write), (5, Write), (6, Write)]);
+    let mut c = Catalog::builtin();
+    c.add_toml("[z2]\nkind = \"zram\"\ncompression_ratio = 2\nread_ns = 3\nwrite_ns = 10\n", "z.toml".as_ref())
+        .unwrap();
+    let mut cfg = SimConfig::new(MemorySize::Pages(4));
+    cfg.policy = "lru".into();
+    cfg.swap = "z2".into();
+    let z = simulate(&t, &t.stats(4096), &cfg, &c).unwrap();
+    assert_eq!((z.meters.swap_outs, z.meters.peak_swap_pages, z.meters.peak_zram_frames), (4, 4, 2));
+    assert!((z.meters.io.swap_write_ns - 4.0 * 10.0).abs() < 1e-9);
+    // Swap outside DRAM: one eviction per fault, and no frames taken.
+    let plain = run(&t, "lru", 4);
+    assert_eq!((plain.meters.swap_outs, plain.meters.peak_zram_frames), (2, 0));
+    // R1 then: zram holds 4 pages in 2 frames beside 5 and 6. 5 goes (⌈5/2⌉ = 3 frames), 6 goes
+    // too, and 1 comes back with one swap-in; its compressed copy stays until it is written.
+    let t = trace(&[(1, Write), (2, Write), (3, Write), (4, Write), (5, Write), (6, Write), (1, Read)]);
+    let z = simulate(&t, &t.stats(4096), &cfg, &c).unwrap();
+    assert_eq!((z.meters.swap_ins, z.meters.swap_outs, z.meters.peak_zram_frames), (1, 6, 3));
+}
+
+#[test]
+fn zram_devices_and_configs_are_checked() {
+    let mut c = Catalog::builtin();
+    let z = c.get("zram-lz4", "swap").unwrap();
+    assert_eq!(z.kind, mobmem_core::device::DeviceKind::Zram);
+    assert!(z.compression_ratio.unwrap() > 1.0);
+    for (text, want) in [
+        ("[z]\nkind = \"zram\"\nread_ns = 1\nwrite_ns = 1\n", "missing"),
+        ("[z]\nkind = \"zram\"\ncompression_ratio = 0.5\nread_ns = 1\nwrite_ns = 1\n", "0.5"),
+        ("[z]\nkind = \"flash\"\ncompression_ratio = 2\nread_ns = 1\nwrite_ns = 1\n", "only a zram"),
+    ] {
+        let e = c.add_toml(text, "u.toml".as_ref()).unwrap_err().to_string();
+        assert!(e.contains("devices.z.compression_ratio") && e.contains(want), "{e}");
+    }
+    let bad = "[tiers.t]\nkind = \"zram\"\nread_ns = 1\nwrite_ns = 1\nread_nj_per_bit = 0\nwrite_nj_per_bit = 0\n";
+    assert!(c.add_toml(bad, "u.toml".as_ref()).unwrap_err().to_string().contains("not zram"));
+    let t = trace(&[(1, Write)]);
+    let mut cfg = SimConfig::new(MemorySize::Pages(4));
+    cfg.swap = "zram-lz4".into();
+    cfg.tiers = Some(Default::default());
+    let e = simulate(&t, &t.stats(4096), &cfg, &c).unwrap_err().to_string();
+    assert!(e.contains("swap") && e.contains("zram"), "{e}");
+    cfg.direct_read = true;
+    cfg.tiers = None;
+    assert!(simulate(&t, &t.stats(4096), &cfg, &c).unwrap_err().to_string().contains("NVM"));
+}

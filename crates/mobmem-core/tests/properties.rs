@@ -170,4 +170,34 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn zram_keeps_the_books_and_only_takes_memory(acc in ops(), frames in 1u64..30, ratio in 1.0f64..4.0) {
+        let t = common::trace(&acc);
+        let mut c = mobmem_core::Catalog::builtin();
+        let z = format!("[z]\nkind = \"zram\"\ncompression_ratio = {ratio}\nread_ns = 3\nwrite_ns = 10\n");
+        c.add_toml(&z, "z.toml".as_ref()).unwrap();
+        for &p in NAMES {
+            let mut cfg = mobmem_core::SimConfig::new(mobmem_core::MemorySize::Pages(frames));
+            cfg.policy = p.to_string();
+            cfg.swap = "z".into();
+            let r = match mobmem_core::simulate(&t, &t.stats(4096), &cfg, &c) {
+                Ok(r) => r,
+                // Compressed pages need frames too: a tiny memory can run out. Nothing else may fail.
+                Err(mobmem_core::Error::OutOfMemory { .. }) => continue,
+                Err(e) => return Err(TestCaseError::fail(format!("{p}: {e}"))),
+            };
+            let m = &r.meters;
+            prop_assert_eq!(m.hits + m.faults, m.accesses, "{}", p);
+            prop_assert_eq!(m.faults, m.cold_anon + m.cold_file + m.swap_faults + m.file_rereads, "{}", p);
+            prop_assert_eq!(m.peak_zram_frames, (m.peak_swap_pages as f64 / ratio).ceil() as u64, "{}", p);
+            prop_assert!(common::resident_at_end(&r) <= frames, "{}", p);
+            prop_assert!(m.peak_zram_frames < frames, "{}: zram took {} of {} frames", p, m.peak_zram_frames, frames);
+            // LRU keeps the most recent pages whatever memory it has left, so less memory never
+            // means fewer faults than swap outside DRAM.
+            if p == "lru" {
+                prop_assert!(m.faults >= common::run(&t, p, frames).meters.faults);
+            }
+        }
+    }
 }

@@ -56,7 +56,7 @@ fn conservation_across_policies_killers_and_swap() {
     let lib = Library::builtin();
     let mut jobs = Vec::new();
     for policy in ["clock", "lru", "arc", "2q", "linux-2q", "mglru", "spo-clock", "fifo"] {
-        for swap in ["emmc-gt-i9300", "off"] {
+        for swap in ["emmc-gt-i9300", "zram-lz4", "off"] {
             for killer in ["minfree", "psi"] {
                 let o = [
                     ("policy", policy.into()),
@@ -97,6 +97,33 @@ fn swap_keeps_apps_alive_and_reloads_fast_under_pressure() {
     assert!(on.meters.pe_cycles_used.unwrap() > 0.0);
     // Resumes are faster than cold starts.
     assert!(on.meters.mean_resume_ms.unwrap() < on.meters.mean_cold_ms.unwrap());
+}
+
+#[test]
+fn zram_keeps_more_apps_than_no_swap_and_fewer_than_flash_swap() {
+    let at = |swap: &str| run("gt-i9300", &[("reserved", "814MiB".into()), ("swap", swap.into())], emmc(true), 1);
+    let (off, zram, flash) = (at("off"), at("zram-lz4"), at("emmc-gt-i9300"));
+    for r in [&off, &zram, &flash] {
+        consistent(r);
+    }
+    // Compressed pages stay in DRAM: more room than no swap, less than swap outside DRAM.
+    let live = |r: &PhoneResult| r.meters.live_apps_mean;
+    assert!(live(&off) < live(&zram) && live(&zram) < live(&flash), "{} {} {}", live(&off), live(&zram), live(&flash));
+    let z = &zram.pages;
+    assert!(z.swap_outs > 0 && z.peak_zram_frames > 0 && z.peak_zram_frames < zram.config.layout.frames);
+    let ratio = zram.config.swap.as_ref().unwrap().compression_ratio.unwrap();
+    assert_eq!(z.peak_zram_frames, (z.peak_swap_pages as f64 / ratio).ceil() as u64);
+    assert_eq!(flash.pages.peak_zram_frames, 0);
+    // No flash traffic for swap; the swap device's energy is the CPU's compression work.
+    assert_eq!(zram.meters.flash_swap_write_bytes, 0);
+    assert!(zram.meters.energy.swap_device_j > 0.0);
+    // A swap-in is a decompression: resumed launches wait microseconds per page for it.
+    let (waited, pages) = zram.launches.iter().fold((0.0, 0), |(w, n), l| (w + l.swap_wait_ms, n + l.swap_pages_read));
+    let d = zram.config.swap.as_ref().unwrap();
+    assert!(
+        pages > 0 && (waited * 1e6 - pages as f64 * d.read_ns).abs() < 1e-3 * waited * 1e6,
+        "{waited} ms for {pages}"
+    );
 }
 
 #[test]

@@ -41,6 +41,8 @@ PAPER = {
 USABLE_MB = 460
 SWEEP_MB = tuple(range(USABLE_MB, 159, -10))
 SWAP = "emmc-gt-i9300"
+#: Beyond the paper: the same scenario with zram (of the swap file's size) instead of the eMMC.
+ZRAM = "zram-lz4"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -57,11 +59,25 @@ def _reserved(usable_mb: int) -> str:
     return f"{1024 - usable_mb}MiB"
 
 
-def _job(random: bool, swap: bool, usable_mb: int, args: argparse.Namespace) -> dict[str, Any]:
+def _job(
+    random: bool,
+    swap: bool | str,
+    usable_mb: int,
+    args: argparse.Namespace,
+    killer_params: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A case; ``swap`` is on (the eMMC swap file), off, or another swap device's name."""
     from ..phone import job, rounds
 
     usage = rounds(random=random, rounds=args.rounds, seed=args.seed, gap_s=0.0)
-    return job(usage, "gt-i9300", seed=args.seed, swap=SWAP if swap else "off", reserved=_reserved(usable_mb))
+    device = swap if isinstance(swap, str) else SWAP if swap else "off"
+    over: dict[str, Any] = {"swap": device, "reserved": _reserved(usable_mb)}
+    if killer_params is not None:
+        over["killer_params"] = killer_params
+    if device == ZRAM:
+        # Android sets vm.page-cluster to 0 with zram: reading ahead would only decompress more.
+        over["page_cluster"] = 0
+    return job(usage, "gt-i9300", seed=args.seed, **over)
 
 
 def _case(r: Any) -> dict[str, Any]:
@@ -89,6 +105,19 @@ def _case(r: Any) -> dict[str, Any]:
         "energy_j": m["energy"]["launch_j"] + m["energy"]["swap_device_j"] + m["energy"]["storage_device_j"],
         "first_energy_j": active_w * sum(x["latency_ms"] for x in first) / 1e3,
         "ux": m["ux"],
+    }
+
+
+def _zram_case(r: Any) -> dict[str, Any]:
+    """A case with zram, with what explains its kills: the DRAM its compressed pages took and the
+    killer's highest level (the free memory and file cache below which cached apps die)."""
+    mib = r.config["phone"]["page_size"] / 1048576
+    levels = r.config["killer_levels"]
+    return {
+        **_case(r),
+        "peak_zram_mib": r.pages["peak_zram_frames"] * mib,
+        "cached_level_mib": max(p for _, p in levels) * mib if levels else None,
+        "usable_mib": r.config["layout"]["frames"] * mib,
     }
 
 
@@ -133,13 +162,31 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     else:
         best = min(off, key=lambda p: (abs(p["live_reload"] - target), -p["usable_mb"]))
         usable, how = best["usable_mb"], "calibrated"
-    calibrated = _block(
-        phone_grid([_job(rnd, swap, usable, args) for _, rnd, swap in CASES], threads=args.threads)
+    second = phone_grid(
+        [_job(rnd, swap, usable, args) for _, rnd, swap in CASES]
+        + [_job(rnd, ZRAM, usable, args) for rnd in (True, False)],
+        threads=args.threads,
     )
+    calibrated = _block(second[:4])
+    zram: dict[str, Any] = {"random": _zram_case(second[4]), "in_order": _zram_case(second[5])}
+    # The killer's levels were made for the phone's real usable memory: scaled by the calibration's
+    # factor, random order again with each swap setting.
+    factor = usable / USABLE_MB
+    cfg = second[4].config
+    kib = [int(p * cfg["phone"]["page_size"] / 1024 * factor) for _, p in cfg["killer_levels"]]
+    kp = {**cfg["killer_params"], "minfree_kib": kib}
+    scaled = phone_grid(
+        [_job(True, swap, usable, args, kp) for swap in (True, ZRAM, False)], threads=args.threads
+    )
+    zram["scaled_levels"] = {
+        "factor": factor,
+        "minfree_kib": kib,
+        "cases": {k: _zram_case(r) for k, r in zip(("swap", "zram", "off"), scaled, strict=True)},
+    }
     return {
         "paper": PAPER,
         "stated": {"usable_mb": USABLE_MB, **stated},
-        "second": {"usable_mb": usable, "how": how, **calibrated},
+        "second": {"usable_mb": usable, "how": how, **calibrated, "zram": zram},
         "sweep": points,
         "rounds": args.rounds,
         "seed": args.seed,
@@ -255,6 +302,65 @@ def _report_block(title: str, b: dict[str, Any], paper: dict[str, Any]) -> list[
     return out
 
 
+def _report_zram(b: dict[str, Any]) -> list[str]:
+    """The calibrated block's swap cases beside the same runs with zram (not in the paper)."""
+    from ..table import render
+
+    c = b["cases"]
+    rows = []
+    for order, on, off in (("random", "1", "2"), ("in_order", "3", "4")):
+        for label, v in (("eMMC swap", c[on]), ("zram", b["zram"][order]), ("swap off", c[off])):
+            rows.append(
+                (
+                    order.replace("_", " ") if label == "eMMC swap" else "",
+                    label,
+                    f"{v['total_s']:.1f}",
+                    f"{v['reload_mean_s']:.2f}",
+                    f"{v['live_reload']:.1f}",
+                    f"{v['kills']}",
+                    f"{v['flash_write_mb']:.1f}",
+                    f"{v['energy_j']:.0f}",
+                )
+            )
+    title = (
+        f"Beyond the paper, at {b['usable_mb']} MB usable: zram ({ZRAM}, the swap file's 1 GB"
+        " uncompressed, its compressed pages in the usable memory) instead of the eMMC swap file"
+    )
+    sc = b["zram"]["scaled_levels"]
+    for label, key in (("eMMC swap", "swap"), ("zram", "zram"), ("swap off", "off")):
+        v = sc["cases"][key]
+        rows.append(
+            (
+                f"random, levels × {sc['factor']:.2f}" if key == "swap" else "",
+                label,
+                f"{v['total_s']:.1f}",
+                f"{v['reload_mean_s']:.2f}",
+                f"{v['live_reload']:.1f}",
+                f"{v['kills']}",
+                f"{v['flash_write_mb']:.1f}",
+                f"{v['energy_j']:.0f}",
+            )
+        )
+    heads = ("order", "swap", "total s", "reload s", "live apps", "kills", "flash write MB", "energy J")
+    out = [render(heads, rows, title=title), ""]
+    z, zs = b["zram"]["random"], sc["cases"]["zram"]
+    out.append(
+        f"  zram took at most {z['peak_zram_mib']:.0f} MiB of {z['usable_mib']:.0f} MiB (random order),"
+        f" {zs['peak_zram_mib']:.0f} MiB with the scaled levels."
+    )
+    if z["cached_level_mib"] is not None:
+        out.append(
+            "  The low memory killer decides: its levels (ProcessList's for this phone: cached apps die"
+            f" when free memory and file cache are both under {z['cached_level_mib']:.0f} MiB) were made"
+            f" for ~{USABLE_MB} MB usable; zram's compressed pages stay in DRAM and shrink the file"
+            " cache that rule measures, where swapped pages on eMMC leave DRAM. With the levels scaled"
+            f" by {b['usable_mb']}/{USABLE_MB} (minfree_kib = {sc['minfree_kib']}), zram kills"
+            f" {zs['kills']} and totals {zs['total_s']:.1f} s against eMMC swap's"
+            f" {sc['cases']['swap']['total_s']:.1f} s, with no flash writes."
+        )
+    return out
+
+
 def report(res: dict[str, Any]) -> str:
     from ..table import render
 
@@ -303,6 +409,8 @@ def report(res: dict[str, Any]) -> str:
             f" {s['usable_mb']} MB: the real games (or the rest of the phone) held more memory than"
             " Table V's execution sizes and the model's file cache account for."
         )
+    out.append("")
+    out += _report_zram(c)
     out.append("")
     out.append(
         "Notes: launch time = CPU time (95% of Table V's loading time for a cold start; 0.5 s to resume a"

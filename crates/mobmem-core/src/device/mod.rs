@@ -17,6 +17,21 @@ pub enum DeviceKind {
     Flash,
     Nvm,
     Dram,
+    /// Compressed swap in DRAM (Linux zram): swapped pages are compressed into frames taken from
+    /// main memory, `compression_ratio` pages per frame; reads and writes are CPU work.
+    Zram,
+}
+
+impl DeviceKind {
+    /// The name as written in TOML.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeviceKind::Flash => "flash",
+            DeviceKind::Nvm => "nvm",
+            DeviceKind::Dram => "dram",
+            DeviceKind::Zram => "zram",
+        }
+    }
 }
 
 /// A device as written in TOML: latency as ns or IOPS, exactly one of each pair.
@@ -43,6 +58,9 @@ struct DeviceSpec {
     /// time of one page at the table's bandwidth.
     read_bw: Option<Vec<[f64; 2]>>,
     write_bw: Option<Vec<[f64; 2]>>,
+    /// zram only: uncompressed over stored bytes, allocator overhead included (zram's
+    /// `orig_data_size / mem_used_total`); ≥ 1.
+    compression_ratio: Option<f64>,
     #[serde(default)]
     source: String,
 }
@@ -66,6 +84,9 @@ pub struct Device {
     pub read_bw: Vec<(f64, f64)>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub write_bw: Vec<(f64, f64)>,
+    /// zram: pages stored per DRAM frame the compressed area takes (None for other kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compression_ratio: Option<f64>,
     pub source: String,
 }
 
@@ -86,6 +107,17 @@ fn bandwidth_at(table: &[(f64, f64)], bytes: f64) -> f64 {
 }
 
 impl Device {
+    /// DRAM frames a zram area holding `slots` pages takes: the compressed bytes rounded up to
+    /// whole frames; 0 for a device outside DRAM.
+    #[inline]
+    pub fn pool_frames(ratio: f64, slots: u64) -> u64 {
+        if ratio == 0.0 {
+            0
+        } else {
+            (slots as f64 / ratio).ceil() as u64
+        }
+    }
+
     /// Service time of one read request of `pages` contiguous pages of `page_size` bytes.
     pub fn read_time_ns(&self, pages: u64, page_size: u64) -> f64 {
         Self::request_ns(&self.read_bw, self.read_ns, pages, page_size)
@@ -173,6 +205,28 @@ impl DeviceSpec {
             }
             Ok(v)
         };
+        let compression_ratio = match (self.kind, self.compression_ratio) {
+            (DeviceKind::Zram, Some(r)) if r >= 1.0 && r.is_finite() => Some(r),
+            (DeviceKind::Zram, Some(r)) => {
+                return Err(Error::config(
+                    format!("devices.{name}.compression_ratio"),
+                    format!("{r} is not a ratio ≥ 1 (uncompressed over stored bytes)"),
+                ))
+            }
+            (DeviceKind::Zram, None) => {
+                return Err(Error::config(
+                    format!("devices.{name}.compression_ratio"),
+                    "missing: a zram device needs its ratio (e.g. 2.5)",
+                ))
+            }
+            (k, Some(_)) => {
+                return Err(Error::config(
+                    format!("devices.{name}.compression_ratio"),
+                    format!("only a zram device compresses; this one is {}", k.as_str()),
+                ))
+            }
+            (_, None) => None,
+        };
         let read_bw = bw_table(name, "read_bw", self.read_bw)?;
         let write_bw = bw_table(name, "write_bw", self.write_bw)?;
         let page_ns = |t: &[(f64, f64)]| (!t.is_empty()).then(|| 4096.0 / bandwidth_at(t, 4096.0) * 1e9);
@@ -192,6 +246,7 @@ impl DeviceSpec {
             energy_model: self.energy_model,
             read_bw,
             write_bw,
+            compression_ratio,
             source: self.source,
         })
     }

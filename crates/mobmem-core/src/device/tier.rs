@@ -46,8 +46,11 @@ pub struct TierModel {
 
 impl TierSpec {
     pub(super) fn resolve(self, name: &str) -> Result<TierModel> {
-        if self.kind == DeviceKind::Flash {
-            return Err(Error::config(format!("tiers.{name}.kind"), "a memory tier is dram or nvm, not flash"));
+        if matches!(self.kind, DeviceKind::Flash | DeviceKind::Zram) {
+            return Err(Error::config(
+                format!("tiers.{name}.kind"),
+                format!("a memory tier is dram or nvm, not {}", self.kind.as_str()),
+            ));
         }
         for (f, v) in [
             ("read_ns", self.read_ns),

@@ -44,6 +44,18 @@ impl<P: Policy> Engine<P> {
         self
     }
 
+    /// Swap is zram: swapped pages take `1 / ratio` of a frame each from the same DRAM.
+    pub fn with_zram(mut self, ratio: Option<f64>) -> Self {
+        self.pages.zram_ratio = ratio.unwrap_or(0.0);
+        self
+    }
+
+    /// Frames in use: resident pages and the zram area.
+    #[inline]
+    pub fn used(&self) -> usize {
+        self.resident + self.pages.pool_frames()
+    }
+
     /// Reclaims one page if the policy finds one; `None` when nothing can be reclaimed.
     pub fn try_reclaim(&mut self, index: usize) -> Result<Option<EvictIo>> {
         let p = &mut self.pages;
@@ -92,7 +104,9 @@ impl<P: Policy> Engine<P> {
             return Ok(io);
         }
         self.policy.on_miss(a);
-        if self.resident >= self.frames {
+        // Without zram one eviction frees a frame. With zram a swap-out frees only 1 − 1/ratio of
+        // one, so it may take more; each pass takes a page out of memory, so this ends.
+        while self.used() >= self.frames {
             self.reclaim_one(a.index)?;
         }
         if self.policy.needs_room() {
@@ -110,7 +124,7 @@ impl<P: Policy> Engine<P> {
     fn read_around(&mut self, a: &Access) {
         let Some(slots) = self.pages.slots.take() else { return };
         for q in slots.neighbours(a.page, self.page_cluster) {
-            if self.resident >= self.frames {
+            if self.used() >= self.frames {
                 break;
             }
             let f = self.pages.flags[q as usize];
@@ -133,7 +147,7 @@ impl<P: Policy> Engine<P> {
     pub fn prefetch_file(&mut self, range: std::ops::Range<PageId>, index: usize) -> u64 {
         let mut n = 0;
         for q in range {
-            if self.resident >= self.frames {
+            if self.used() >= self.frames {
                 break;
             }
             let f = self.pages.flags[q as usize];
@@ -208,6 +222,7 @@ struct Run<'a> {
     direct_read: bool,
     frames: usize,
     swap_cap: u64,
+    zram: Option<f64>,
     params: &'a toml::Table,
 }
 
@@ -216,7 +231,7 @@ impl PolicyVisitor for Run<'_> {
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
         let policy = P::new(&PolicySetup { frames: self.frames, trace: self.trace, costs: self.costs }, params)?;
-        let mut e = Engine::new(policy, self.trace, self.frames, self.swap_cap, self.direct_read);
+        let mut e = Engine::new(policy, self.trace, self.frames, self.swap_cap, self.direct_read).with_zram(self.zram);
         e.replay(self.trace)?;
         Ok(e.pages.m)
     }
@@ -317,7 +332,15 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
     } else {
         policy::dispatch(
             &cfg.policy,
-            Run { trace, costs, direct_read: cfg.direct_read, frames: frames as usize, swap_cap, params: &cfg.params },
+            Run {
+                trace,
+                costs,
+                direct_read: cfg.direct_read,
+                frames: frames as usize,
+                swap_cap,
+                zram: swap.compression_ratio,
+                params: &cfg.params,
+            },
         )??
     };
     let wall = start.elapsed().as_secs_f64();

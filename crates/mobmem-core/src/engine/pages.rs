@@ -62,6 +62,8 @@ pub struct Pages {
     /// Slot numbers, kept only when swap-in read-around needs to know which pages are neighbours
     /// in the swap area (the system level); page-trace runs count slots without placing them.
     pub slots: Option<Slots>,
+    /// zram: swapped pages per DRAM frame of the compressed area; 0 when swap is outside DRAM.
+    pub zram_ratio: f64,
     pub m: Meters,
 }
 
@@ -130,7 +132,7 @@ impl Pages {
                 })
                 .collect(),
         };
-        Pages { flags, swap_used: 0, swap_cap, slots: None, m: Meters::default() }
+        Pages { flags, swap_used: 0, swap_cap, slots: None, zram_ratio: 0.0, m: Meters::default() }
     }
 
     /// Gives up `id`'s swap slot (its copy is stale, or its owner died). Off the hit path.
@@ -151,6 +153,12 @@ impl Pages {
             self.free_slot(id);
         }
         self.flags[id] = kind;
+    }
+
+    /// DRAM frames the zram area takes now (0 without zram).
+    #[inline]
+    pub fn pool_frames(&self) -> usize {
+        crate::device::Device::pool_frames(self.zram_ratio, self.swap_used) as usize
     }
 
     #[inline(always)]
@@ -192,6 +200,7 @@ impl Pages {
                     s.alloc(v);
                 }
                 self.m.peak_swap_pages = self.m.peak_swap_pages.max(self.swap_used);
+                self.m.peak_zram_frames = self.m.peak_zram_frames.max(self.pool_frames() as u64);
                 if self.swap_used == self.swap_cap && self.m.swap_full_at.is_none() {
                     self.m.swap_full_at = Some(index as u64);
                 }

@@ -164,8 +164,9 @@ fn pages_of(mib: f64, page_size: u64) -> u32 {
 }
 
 impl<P: Policy, K: Killer> Sim<'_, P, K> {
+    /// Frames holding neither a page nor compressed swap (zram).
     fn free(&self) -> u64 {
-        (self.e.frames - self.e.resident) as u64
+        self.e.frames.saturating_sub(self.e.used()) as u64
     }
 
     fn resident_file(&self) -> u64 {
@@ -279,9 +280,16 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             DevRef::File => &self.file,
         };
         let service = if write { d.model.write_time_ns(pages, ps) } else { d.model.read_time_ns(pages, ps) };
-        let q = d.q;
-        let end = t.max(self.busy[q]) + service;
-        self.busy[q] = end;
+        let end = if d.model.kind == DeviceKind::Zram {
+            // zram compresses and decompresses on the CPU of the task that swaps (per-CPU
+            // streams): a swap-in does not wait behind kswapd's compression.
+            t + service
+        } else {
+            let q = d.q;
+            let end = t.max(self.busy[q]) + service;
+            self.busy[q] = end;
+            end
+        };
         match (dev, write) {
             (DevRef::Swap, false) => {
                 self.swap_read_pages_dev += pages;
@@ -688,10 +696,12 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         if file != self.file_resident {
             return bad(format!("{file} resident file pages, {} counted", self.file_resident));
         }
-        if resident != self.e.resident || self.e.resident > self.e.frames {
+        if resident != self.e.resident || self.e.used() > self.e.frames {
             return bad(format!(
-                "{resident} resident pages, engine counts {} of {} frames",
-                self.e.resident, self.e.frames
+                "{resident} resident pages, engine counts {} and {} of zram, of {} frames",
+                self.e.resident,
+                self.e.pages.pool_frames(),
+                self.e.frames
             ));
         }
         if swapped != self.e.pages.swap_used || swapped > self.layout.swap_pages {
@@ -1058,6 +1068,7 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
         if phone.page_cluster > 0 && swap.is_some() {
             e = e.with_read_around(phone.page_cluster);
         }
+        e = e.with_zram(swap.as_ref().and_then(|d| d.model.compression_ratio));
         let mut sim = Sim {
             e,
             killer,
