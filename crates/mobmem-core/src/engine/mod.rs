@@ -104,10 +104,8 @@ impl<P: Policy> Engine<P> {
             return Ok(io);
         }
         self.policy.on_miss(a);
-        // Without zram one eviction frees a frame. With zram a swap-out frees only 1 − 1/ratio of
-        // one, so it may take more; each pass takes a page out of memory, so this ends.
-        while self.used() >= self.frames {
-            self.reclaim_one(a.index)?;
+        if self.used() >= self.frames {
+            self.make_room(a.index)?;
         }
         if self.policy.needs_room() {
             self.reclaim_one(a.index)?;
@@ -116,6 +114,18 @@ impl<P: Policy> Engine<P> {
         self.resident += 1;
         self.policy.on_insert(a);
         Ok(io)
+    }
+
+    /// Reclaims until a frame is free. Without zram that is one eviction; with zram a swap-out
+    /// frees only 1 − 1/ratio of a frame, so it may take more (each takes a page out of memory, so
+    /// this ends).
+    fn make_room(&mut self, index: usize) -> Result<()> {
+        loop {
+            self.reclaim_one(index)?;
+            if self.used() < self.frames {
+                return Ok(());
+            }
+        }
     }
 
     /// Brings the swapped neighbours of `a.page`'s slot into free frames as clean swap-cache pages
