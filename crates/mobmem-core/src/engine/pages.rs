@@ -65,7 +65,7 @@ pub struct Pages {
     /// zram: swapped pages per DRAM frame of the compressed area; 0 when swap is outside DRAM.
     pub zram_ratio: f64,
     /// DRAM frames the zram area takes: kept as slots come and go, so that a fault's room check
-    /// is one addition (a division there cost page-trace replay 5% of its fault-path speed).
+    /// is one addition, not a division.
     pool: usize,
     pub m: Meters,
 }
@@ -290,11 +290,17 @@ impl Pages {
     }
 
     pub fn out_of_memory(&self, index: usize, resident: usize) -> Error {
+        let cap = if self.swap_cap == u64::MAX { "unlimited".to_string() } else { self.swap_cap.to_string() };
+        let zram = if self.zram_ratio != 0.0 {
+            format!("; zram holds them in {} frames, at {} pages per frame", self.pool, self.zram_ratio)
+        } else {
+            String::new()
+        };
         Error::OutOfMemory {
             access: index as u64,
             msg: format!(
-                "no page can be reclaimed ({resident} frames resident, swap {} of {} pages used)",
-                self.swap_used, self.swap_cap
+                "no page can be reclaimed ({resident} frames resident, swap {} of {cap} pages used{zram})",
+                self.swap_used
             ),
         }
     }
