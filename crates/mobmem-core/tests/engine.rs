@@ -201,6 +201,11 @@ fn zram_takes_frames_from_the_same_memory_by_hand() {
     let t = trace(&[(1, Write), (2, Write), (3, Write), (4, Write), (5, Write), (6, Write), (1, Read)]);
     let z = simulate(&t, &t.stats(4096), &cfg, &c).unwrap();
     assert_eq!((z.meters.swap_ins, z.meters.swap_outs, z.meters.peak_zram_frames), (1, 6, 3));
+    // One frame: the first swapped page's compressed copy takes it, and nothing is left.
+    cfg.memory = MemorySize::Pages(1);
+    let e = simulate(&t, &t.stats(4096), &cfg, &c).unwrap_err();
+    assert!(matches!(e, Error::OutOfMemory { access: 1, .. }), "{e}");
+    assert!(e.to_string().contains("frames taken by zram: 1,") && e.to_string().contains("unlimited"), "{e}");
 }
 
 #[test]

@@ -292,7 +292,7 @@ impl Pages {
     pub fn out_of_memory(&self, index: usize, resident: usize) -> Error {
         let cap = if self.swap_cap == u64::MAX { "unlimited".to_string() } else { self.swap_cap.to_string() };
         let zram = if self.zram_ratio != 0.0 {
-            format!("; zram holds them in {} frames, at {} pages per frame", self.pool, self.zram_ratio)
+            format!("; frames taken by zram: {}, at {} pages per frame", self.pool, self.zram_ratio)
         } else {
             String::new()
         };
