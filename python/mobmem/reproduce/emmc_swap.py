@@ -14,6 +14,10 @@ paper's contrasts cannot appear there. The reproduction therefore also finds the
 which case 2 (random order, no swap) keeps about four games alive through the reloads — the paper's
 one figure about memory capacity — and reports all four cases there: every other number is then a
 prediction to compare with the paper's.
+
+Beyond the paper, the swap cases run again there with zram (``zram-lz4``, compressed pages in the
+usable memory) in place of the eMMC swap file, and random order once more with the killer's levels
+scaled by the calibration's factor, which shows what decides zram's outcome.
 """
 
 from __future__ import annotations
@@ -306,41 +310,33 @@ def _report_zram(b: dict[str, Any]) -> list[str]:
     """The calibrated block's swap cases beside the same runs with zram (not in the paper)."""
     from ..table import render
 
-    c = b["cases"]
-    rows = []
-    for order, on, off in (("random", "1", "2"), ("in_order", "3", "4")):
-        for label, v in (("eMMC swap", c[on]), ("zram", b["zram"][order]), ("swap off", c[off])):
-            rows.append(
-                (
-                    order.replace("_", " ") if label == "eMMC swap" else "",
-                    label,
-                    f"{v['total_s']:.1f}",
-                    f"{v['reload_mean_s']:.2f}",
-                    f"{v['live_reload']:.1f}",
-                    f"{v['kills']}",
-                    f"{v['flash_write_mb']:.1f}",
-                    f"{v['energy_j']:.0f}",
-                )
-            )
+    c, sc = b["cases"], b["zram"]["scaled_levels"]
+    groups = (
+        ("random", (c["1"], b["zram"]["random"], c["2"])),
+        ("in order", (c["3"], b["zram"]["in_order"], c["4"])),
+        (
+            f"random, levels × {sc['factor']:.2f}",
+            (sc["cases"]["swap"], sc["cases"]["zram"], sc["cases"]["off"]),
+        ),
+    )
+    rows = [
+        (
+            group if label == "eMMC swap" else "",
+            label,
+            f"{v['total_s']:.1f}",
+            f"{v['reload_mean_s']:.2f}",
+            f"{v['live_reload']:.1f}",
+            f"{v['kills']}",
+            f"{v['flash_write_mb']:.1f}",
+            f"{v['energy_j']:.0f}",
+        )
+        for group, cases in groups
+        for label, v in zip(("eMMC swap", "zram", "swap off"), cases, strict=True)
+    ]
     title = (
         f"Beyond the paper, at {b['usable_mb']} MB usable: zram ({ZRAM}, the swap file's 1 GB"
         " uncompressed, its compressed pages in the usable memory) instead of the eMMC swap file"
     )
-    sc = b["zram"]["scaled_levels"]
-    for label, key in (("eMMC swap", "swap"), ("zram", "zram"), ("swap off", "off")):
-        v = sc["cases"][key]
-        rows.append(
-            (
-                f"random, levels × {sc['factor']:.2f}" if key == "swap" else "",
-                label,
-                f"{v['total_s']:.1f}",
-                f"{v['reload_mean_s']:.2f}",
-                f"{v['live_reload']:.1f}",
-                f"{v['kills']}",
-                f"{v['flash_write_mb']:.1f}",
-                f"{v['energy_j']:.0f}",
-            )
-        )
     heads = ("order", "swap", "total s", "reload s", "live apps", "kills", "flash write MB", "energy J")
     out = [render(heads, rows, title=title), ""]
     z, zs = b["zram"]["random"], sc["cases"]["zram"]
