@@ -107,17 +107,6 @@ fn bandwidth_at(table: &[(f64, f64)], bytes: f64) -> f64 {
 }
 
 impl Device {
-    /// DRAM frames a zram area holding `slots` pages takes: the compressed bytes rounded up to
-    /// whole frames; 0 for a device outside DRAM.
-    #[inline]
-    pub fn pool_frames(ratio: f64, slots: u64) -> u64 {
-        if ratio == 0.0 {
-            0
-        } else {
-            (slots as f64 / ratio).ceil() as u64
-        }
-    }
-
     /// Service time of one read request of `pages` contiguous pages of `page_size` bytes.
     pub fn read_time_ns(&self, pages: u64, page_size: u64) -> f64 {
         Self::request_ns(&self.read_bw, self.read_ns, pages, page_size)

@@ -168,7 +168,8 @@ impl Pages {
     #[inline]
     fn resize_pool(&mut self) {
         if self.zram_ratio != 0.0 {
-            self.pool = crate::device::Device::pool_frames(self.zram_ratio, self.swap_used) as usize;
+            // The compressed bytes rounded up to whole frames.
+            self.pool = (self.swap_used as f64 / self.zram_ratio).ceil() as usize;
             self.m.peak_zram_frames = self.m.peak_zram_frames.max(self.pool as u64);
         }
     }
