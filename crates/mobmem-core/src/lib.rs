@@ -9,6 +9,7 @@ pub mod device;
 pub mod energy;
 pub mod engine;
 pub mod error;
+pub mod limits;
 pub mod meters;
 pub mod policy;
 pub mod system;

@@ -121,11 +121,19 @@ pub fn parse_count(field: &str, s: &str) -> Result<u64> {
         Some('g' | 'G') => (&t[..t.len() - 1], 1e9),
         _ => (t, 1.0),
     };
-    let v: f64 = num.parse().map_err(|_| bad())?;
-    if !(v >= 0.0 && v.is_finite()) {
+    let v: f64 = num.trim().parse().map_err(|_| bad())?;
+    let n = v * mult;
+    if !(n >= 0.0 && n.is_finite()) {
         return Err(bad());
     }
-    Ok((v * mult).round() as u64)
+    // A count is whole: 1.5 of something is a mistake, not 2 of it (1.5M is 1,500,000).
+    if n.fract() != 0.0 {
+        return Err(Error::config(field, format!("{s:?} is not a whole number")));
+    }
+    if n >= u64::MAX as f64 {
+        return Err(Error::config(field, format!("{s:?} is larger than any count mobmem can hold")));
+    }
+    Ok(n as u64)
 }
 
 #[cfg(test)]

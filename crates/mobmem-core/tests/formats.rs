@@ -175,7 +175,10 @@ fn binary_damage_is_detected() {
     for cut in [4, 20, 60, bytes.len() / 2, bytes.len() - 3] {
         let p = tmp("cut.mobt", &bytes[..cut]);
         let (_, _, msg) = format_err(read(&p).unwrap_err());
-        assert!(msg.contains("truncated") || msg.contains("magic"), "cut at {cut}: {msg}");
+        assert!(
+            msg.contains("truncated") || msg.contains("magic") || msg.contains("bytes are left"),
+            "cut at {cut}: {msg}"
+        );
     }
     // A record naming a page id past the table.
     let mut bad = bytes.clone();
@@ -239,4 +242,136 @@ fn text_and_csv_writers_round_trip() {
         let back = read(&out).unwrap();
         assert_eq!(ops(&back), ops(&t), "{fmt}");
     }
+}
+
+/// Byte offsets of the v3 header fields.
+const N_ACC: usize = 16;
+const N_FILES: usize = 32;
+
+fn sqlite_binary() -> (Trace, Vec<u8>) {
+    let t = read(&common::data("sqlite_60k.txt.zst")).unwrap();
+    let out = tmp("x.mobt", b"");
+    write_trace(&t, &out, "binary", Compression::None).unwrap();
+    (t, std::fs::read(&out).unwrap())
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::stream::encode_all(bytes, 3).unwrap()
+}
+
+#[test]
+fn binary_counts_cannot_claim_more_than_the_file_holds() {
+    let (_, bytes) = sqlite_binary();
+    for n in [1u64 << 38, 1 << 33, 6_000_000_000, u64::MAX / 4] {
+        let mut bad = bytes.clone();
+        bad[N_ACC..N_ACC + 8].copy_from_slice(&n.to_le_bytes());
+        // Not compressed: refused from the header, before any column is read.
+        let (_, _, msg) = format_err(read(&tmp("big.mobt", &bad)).unwrap_err());
+        assert!(msg.contains("bytes are left") || msg.contains("implausible"), "{n}: {msg}");
+        // Compressed: the size is unknown up front; the column fills as bytes come, then ends.
+        let (_, _, msg) = format_err(read(&tmp("big.mobt.zst", &zstd(&bad))).unwrap_err());
+        assert!(msg.contains("truncated") || msg.contains("implausible"), "{n}: {msg}");
+    }
+}
+
+#[test]
+fn binary_checksum_catches_damage_that_keeps_the_file_well_formed() {
+    let (t, bytes) = sqlite_binary();
+    // A page number in the table: any value is well-formed, only the checksum can tell.
+    let page0 = 40;
+    for (at, flip) in [(page0, 0x01u8), (page0 + 8 * (t.num_pages() - 1) + 3, 0x80), (40 + 8 * t.num_pages() + 4, 0x04)]
+    {
+        let mut bad = bytes.clone();
+        bad[at] ^= flip;
+        let (_, _, msg) = format_err(read(&tmp("flip.mobt", &bad)).unwrap_err());
+        assert!(msg.contains("checksum mismatch"), "byte {at}: {msg}");
+    }
+    // The stored checksum itself.
+    let mut bad = bytes.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 0xff;
+    assert!(format_err(read(&tmp("sum.mobt", &bad)).unwrap_err()).2.contains("checksum mismatch"));
+    // A count whose flag is clear may not hold anything.
+    let mut bad = bytes.clone();
+    bad[N_FILES] = 7;
+    assert!(format_err(read(&tmp("files.mobt", &bad)).unwrap_err()).2.contains("flag is clear"));
+}
+
+#[test]
+fn binary_version_2_files_are_still_read() {
+    let (t, bytes) = sqlite_binary();
+    let mut v2 = bytes[..bytes.len() - 8].to_vec();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let back = read(&tmp("v2.mobt", &v2)).unwrap();
+    assert_eq!(back.accesses, t.accesses);
+    // A version this mobmem does not know is named.
+    let mut v9 = bytes.clone();
+    v9[8..12].copy_from_slice(&9u32.to_le_bytes());
+    assert!(format_err(read(&tmp("v9.mobt", &v9)).unwrap_err()).2.contains("version 9"));
+}
+
+#[test]
+fn binary_file_names_are_bounded() {
+    let body = b"pid,page,op,kind,file\n1,10,R,file,a.so\n";
+    let t = read(&tmp("t.csv", body)).unwrap();
+    let out = tmp("f.mobt", b"");
+    write_trace(&t, &out, "binary", Compression::None).unwrap();
+    let mut bytes = std::fs::read(&out).unwrap();
+    // The name's length field follows the page table, pid table, kind table and page-file table.
+    let at = 40 + 8 + 4 + 1 + 4;
+    assert_eq!(&bytes[at..at + 4], &4u32.to_le_bytes());
+    bytes[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let (_, _, msg) = format_err(read(&tmp("f.mobt", &bytes)).unwrap_err());
+    assert!(msg.contains("file name of 4294967295 bytes"), "{msg}");
+}
+
+#[test]
+fn written_files_are_complete_or_absent() {
+    let (t, _) = sqlite_binary();
+    let dir = tmp("d", b"").parent().unwrap().to_path_buf();
+    for (name, fmt, comp) in [
+        ("o.mobt", "binary", Compression::None),
+        ("o.txt.zst", "text", Compression::Zstd),
+        ("o.csv.gz", "csv", Compression::Gzip),
+    ] {
+        let out = dir.join(name);
+        write_trace(&t, &out, fmt, comp).unwrap();
+        assert_eq!(read(&out).unwrap().accesses, t.accesses, "{name}");
+    }
+    // No temporary file is left beside them.
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")), "{left:?}");
+    // zstd output carries its content checksum (frame header descriptor, bit 2).
+    let z = std::fs::read(dir.join("o.txt.zst")).unwrap();
+    assert_eq!(&z[..4], &[0x28, 0xb5, 0x2f, 0xfd]);
+    assert_ne!(z[4] & 0x04, 0, "content checksum flag");
+    // A failed write leaves the destination as it was.
+    let missing_dir = dir.join("no-such-dir").join("o.mobt");
+    assert!(write_trace(&t, &missing_dir, "binary", Compression::None).is_err());
+    assert!(!missing_dir.exists());
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_in_every_text_format() {
+    for (name, body) in [
+        ("t.txt", &b"\xef\xbb\xbf1 R\n2 W\n"[..]),
+        ("t.csv", b"\xef\xbb\xbfpage,op\n1,R\n2,W\n"),
+        ("t.lackey", b"\xef\xbb\xbfI  0400,4\n S 2000,8\n"),
+    ] {
+        let t = read(&tmp(name, body)).unwrap();
+        assert_eq!(t.len(), 2, "{name}");
+    }
+}
+
+#[test]
+fn lackey_sizes_beyond_one_access_are_refused() {
+    for size in ["18446744073709551615", "65537", "4294967296"] {
+        let body = format!("I  0400,4\nI  0,{size}\n");
+        let (_, line, msg) = format_err(read(&tmp("big.lackey", body.as_bytes())).unwrap_err());
+        assert_eq!(line, 2);
+        assert!(msg.contains(size), "{msg}");
+    }
+    // The largest allowed access still covers every page it touches.
+    let t = read(&tmp("ok.lackey", b"I  0400,4\n L 0,65536\n")).unwrap();
+    assert_eq!(t.len(), 1 + 16);
 }

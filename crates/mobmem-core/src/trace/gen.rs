@@ -228,8 +228,8 @@ impl GenParams {
         if self.phase_len == 0 {
             return Err(Error::config("gen.phase_len", "must be at least 1"));
         }
-        if self.accesses > (1u64 << 34) {
-            return Err(Error::config("gen.accesses", format!("{} is too many to hold in memory", self.accesses)));
+        if self.accesses == 0 {
+            return Err(Error::config("gen.accesses", "must be at least 1"));
         }
         Ok(())
     }
@@ -239,9 +239,10 @@ impl GenParams {
         let mut rng = Rng::new(self.seed);
         let mut app = AppState::new(self);
         // Dense ids are given in order of first touch, so remember which generated page got which id.
+        crate::limits::ensure_fits("gen.footprint_pages", "pages", self.footprint_pages, 12)?;
         let mut id_of = vec![u32::MAX; self.footprint_pages as usize];
         let mut page_numbers = Vec::new();
-        let mut accesses = Vec::with_capacity(self.accesses as usize);
+        let mut accesses = crate::limits::vec_with_capacity("gen.accesses", "accesses", self.accesses)?;
         for _ in 0..self.accesses {
             let (op, page) = app.next(&mut rng, self);
             let slot = &mut id_of[page as usize];
@@ -362,10 +363,8 @@ impl RoundRobin {
         if self.apps.is_empty() || self.rounds == 0 || self.accesses_per_turn == 0 {
             return Err(Error::config("workload", "needs at least one app, one round and one access per turn"));
         }
-        let total = self.apps.len() as u64 * self.rounds as u64 * self.accesses_per_turn;
-        if total > (1u64 << 34) {
-            return Err(Error::config("workload", format!("{total} accesses are too many to hold in memory")));
-        }
+        let total = (self.apps.len() as u64 * self.rounds as u64).saturating_mul(self.accesses_per_turn);
+        let accesses = crate::limits::vec_with_capacity("workload.accesses_per_turn", "accesses", total)?;
         let mut rng = Rng::new(self.seed);
         let mut params = Vec::new();
         let mut states = Vec::new();
@@ -392,7 +391,7 @@ impl RoundRobin {
         let mut t = Trace {
             path: format!("synthetic-apps(seed={})", self.seed).into(),
             format: "synthetic",
-            accesses: Vec::with_capacity(total as usize),
+            accesses,
             page_pids: Some(Vec::new()),
             ..Default::default()
         };

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+const UTF8_BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
 const BUF_SIZE: usize = 1 << 20;
 /// A line longer than this is not a trace line: stop instead of growing without bound.
 const MAX_LINE: usize = 64 << 20;
@@ -40,6 +41,8 @@ pub struct LineReader {
     end: usize,
     eof: bool,
     line: u64,
+    /// Length of the file when it is read as it is (not compressed).
+    raw_size: Option<u64>,
 }
 
 /// Opens `path`, sniffing gzip/zstd magic bytes (not the file name).
@@ -58,6 +61,7 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
             Err(e) => return Err(Error::io(path, e)),
         }
     }
+    let len = file.metadata().map(|m| m.len()).ok();
     let head = io::Cursor::new(magic[..got].to_vec()).chain(file);
     let (compression, inner): (Compression, Box<dyn Read + Send>) = if got >= 4 && magic == ZSTD_MAGIC {
         let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
@@ -67,24 +71,34 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
     } else {
         (Compression::None, Box::new(head))
     };
-    Ok((
-        LineReader {
-            path: path.to_path_buf(),
-            compression,
-            inner,
-            buf: vec![0; BUF_SIZE],
-            pos: 0,
-            end: 0,
-            eof: false,
-            line: 0,
-        },
+    let mut r = LineReader {
+        path: path.to_path_buf(),
         compression,
-    ))
+        inner,
+        buf: vec![0; BUF_SIZE],
+        pos: 0,
+        end: 0,
+        eof: false,
+        line: 0,
+        raw_size: if compression == Compression::None { len } else { None },
+    };
+    // A UTF-8 byte-order mark (as spreadsheet programs write) is not part of the first line.
+    if r.peek(3)? == UTF8_BOM {
+        r.pos += 3;
+        r.raw_size = r.raw_size.map(|n| n.saturating_sub(3));
+    }
+    Ok((r, compression))
 }
 
 impl LineReader {
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Bytes the input holds from the current start when the file is not compressed (none for
+    /// compressed input, whose size is known only once it is read).
+    pub fn raw_size(&self) -> Option<u64> {
+        self.raw_size
     }
 
     /// Number of the last line returned (1-based).
@@ -220,27 +234,53 @@ impl LineReader {
     }
 }
 
-/// Creates `path` and hands `f` a buffered (and compressed, if asked) writer.
+/// Writes `path` through a temporary file in the same directory, renamed into place only once
+/// every byte is written and synced: a run killed half-way leaves no truncated file that would read
+/// back as a valid, shorter trace. `f` gets a buffered (and compressed, if asked) writer; zstd
+/// output carries its content checksum and gzip its CRC, which the readers verify.
 pub fn with_output(
     path: &Path,
     compression: Compression,
     f: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<()> {
-    let file = File::create(path).map_err(|e| Error::io(path, e))?;
-    let w = BufWriter::with_capacity(1 << 20, file);
-    let res = match compression {
-        Compression::None => {
-            let mut w = w;
-            f(&mut w).and_then(|_| w.flush())
-        }
-        Compression::Gzip => {
-            let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::default());
-            f(&mut enc).and_then(|_| enc.finish()?.flush())
-        }
-        Compression::Zstd => {
-            let mut enc = zstd::stream::write::Encoder::new(w, 3).map_err(|e| Error::io(path, e))?;
-            f(&mut enc).and_then(|_| enc.finish()?.flush())
-        }
+    write_atomically(path, |file| {
+        let w = BufWriter::with_capacity(1 << 20, file);
+        let file = match compression {
+            Compression::None => {
+                let mut w = w;
+                f(&mut w)?;
+                w.into_inner().map_err(|e| e.into_error())?
+            }
+            Compression::Gzip => {
+                let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::default());
+                f(&mut enc)?;
+                enc.finish()?.into_inner().map_err(|e| e.into_error())?
+            }
+            Compression::Zstd => {
+                let mut enc = zstd::stream::write::Encoder::new(w, 3)?;
+                enc.include_checksum(true)?;
+                f(&mut enc)?;
+                enc.finish()?.into_inner().map_err(|e| e.into_error())?
+            }
+        };
+        Ok(file)
+    })
+}
+
+/// Creates a temporary sibling of `path`, lets `f` write it, syncs it and renames it over `path`;
+/// on any failure the temporary file is removed and `path` is left as it was.
+pub fn write_atomically(path: &Path, f: impl FnOnce(File) -> io::Result<File>) -> Result<()> {
+    let name =
+        path.file_name().ok_or_else(|| Error::config("output", format!("{}: not a file name", path.display())))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    res.map_err(|e| Error::io(path, e))
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let file = File::create(&tmp).map_err(|e| Error::io(path, e))?;
+    let done = f(file).and_then(|file| file.sync_all()).and_then(|_| std::fs::rename(&tmp, path));
+    done.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
 }

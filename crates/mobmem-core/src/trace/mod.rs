@@ -16,7 +16,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub use input::{open_input, Compression, LineReader};
+pub use input::{open_input, write_atomically, Compression, LineReader};
 pub use procs::{is_critical, AdjChange, ProcTable};
 
 /// Dense page id, assigned in order of first appearance.

@@ -3,21 +3,50 @@
 //!
 //! ```text
 //! magic "MOBMEMTR" | version u32 | flags u32 (1 pids, 2 kinds, 4 files, 8 times, 16 procs)
-//! n_accesses u64 | n_pages u64 | n_files u64
+//! n_accesses u64 | n_pages u64 | n_files u64 (0 unless flag 4)
 //! page_numbers u64 × n_pages | [pids u32 × n_pages] | [kinds u8 × n_pages]
 //! [page_files u32 × n_pages | n_files × (len u32, UTF-8 bytes)]
 //! accesses u32 × n_accesses (id << 2 | op) | [times u64 × n_accesses]
 //! [n_initial u64 | (pid u32, adj i32) × n_initial | n_changes u64 | (at u64, pid u32, adj i32) × n_changes]
-//! end magic "MOBMEMEN"
+//! end magic "MOBMEMEN" | checksum u64 (version 3: XXH3-64 of every byte before it)
 //! ```
-//! Version 2 added the process table (flag 16); version 1 files are still read.
-//! A reader checks every count, id and op, and the end magic, so a truncated file is an error
-//! that says how far it got.
+//! Version 2 added the process table (flag 16), version 3 the checksum; versions 1 and 2 are still
+//! read (they carry no checksum, so damage that keeps them well-formed cannot be seen).
+//!
+//! The reader trusts no count: a header may claim at most what the bytes left in the file can hold
+//! (checked up front when the file is not compressed), and columns are filled as their bytes
+//! arrive, never reserved from a count alone, so a corrupted count costs an error, not memory.
+//! Every count, id and op, the end magic and the checksum are checked; a truncated file is an
+//! error that says how far it got.
 
 use super::FormatEntry;
 use crate::error::{Error, Result};
 use crate::trace::procs::{valid_adj, MAX_ADJ, MIN_ADJ};
 use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_PAGES};
+use std::io::{self, Write};
+use xxhash_rust::xxh3::Xxh3;
+
+pub const MAGIC: &[u8; 8] = b"MOBMEMTR";
+const END_MAGIC: &[u8; 8] = b"MOBMEMEN";
+pub const VERSION: u32 = 3;
+const F_PIDS: u32 = 1;
+const F_KINDS: u32 = 2;
+const F_FILES: u32 = 4;
+const F_TIMES: u32 = 8;
+const F_PROCS: u32 = 16;
+/// Longest file name the table may hold (Linux's PATH_MAX).
+const MAX_NAME: usize = 4096;
+/// Values per read while a column fills (1 MiB of input at a time).
+const CHUNK_BYTES: usize = 1 << 20;
+
+pub const FORMAT: FormatEntry = FormatEntry {
+    name: "binary",
+    description: "mobmem binary trace (dense ids, 4 bytes per access, checksummed)",
+    // A file shorter than the magic but equal to its start is a truncated binary trace.
+    sniff: |head| head.starts_with(MAGIC) || (!head.is_empty() && head.len() < MAGIC.len() && MAGIC.starts_with(head)),
+    read,
+    write: Some(write),
+};
 
 fn check_adj(adj: i32) -> std::result::Result<(), String> {
     if valid_adj(adj) {
@@ -26,42 +55,30 @@ fn check_adj(adj: i32) -> std::result::Result<(), String> {
         Err(format!("process table holds adj {adj}, outside {MIN_ADJ}..={MAX_ADJ}"))
     }
 }
-use std::io::{self, Write};
-
-pub const MAGIC: &[u8; 8] = b"MOBMEMTR";
-const END_MAGIC: &[u8; 8] = b"MOBMEMEN";
-pub const VERSION: u32 = 2;
-const F_PIDS: u32 = 1;
-const F_KINDS: u32 = 2;
-const F_FILES: u32 = 4;
-const F_TIMES: u32 = 8;
-const F_PROCS: u32 = 16;
-
-pub const FORMAT: FormatEntry = FormatEntry {
-    name: "binary",
-    description: "mobmem binary trace (dense ids, 4 bytes per access)",
-    // A file shorter than the magic but equal to its start is a truncated binary trace.
-    sniff: |head| head.starts_with(MAGIC) || (!head.is_empty() && head.len() < MAGIC.len() && MAGIC.starts_with(head)),
-    read,
-    write: Some(write),
-};
 
 struct Cursor<'a> {
     input: &'a mut LineReader,
     offset: u64,
+    /// Size of the file when it is not compressed: what a count may claim is bounded by it.
+    size: Option<u64>,
+    hash: Xxh3,
 }
 
 impl Cursor<'_> {
     fn bytes(&mut self, out: &mut [u8], what: &str) -> Result<()> {
         if !self.input.read_exact_or_eof(out)? {
-            return Err(Error::format(
-                self.input.path(),
-                0,
-                format!("truncated binary trace: ends inside {what} (at or after byte {})", self.offset),
-            ));
+            return Err(self.truncated(what));
         }
+        self.hash.update(out);
         self.offset += out.len() as u64;
         Ok(())
+    }
+    fn truncated(&self, what: &str) -> Error {
+        Error::format(
+            self.input.path(),
+            0,
+            format!("truncated binary trace: ends inside {what} (at or after byte {})", self.offset),
+        )
     }
     fn u32(&mut self, what: &str) -> Result<u32> {
         let mut b = [0u8; 4];
@@ -73,17 +90,35 @@ impl Cursor<'_> {
         self.bytes(&mut b, what)?;
         Ok(u64::from_le_bytes(b))
     }
-    /// Reads `n` fixed-size little-endian values in large chunks.
-    fn array<T, const W: usize>(&mut self, n: usize, what: &str, conv: fn([u8; W]) -> T) -> Result<Vec<T>> {
-        let mut out = Vec::with_capacity(n);
-        let mut chunk = vec![0u8; (1 << 20) / W * W];
+    /// Errs when `n` values of `w` bytes cannot fit in what is left of an uncompressed file.
+    fn fits(&self, n: u64, w: u64, what: &str) -> Result<()> {
+        if let Some(size) = self.size {
+            let left = size.saturating_sub(self.offset);
+            if n.checked_mul(w).is_none_or(|b| b > left) {
+                return Err(Error::format(
+                    self.input.path(),
+                    0,
+                    format!("the header claims {n} values in {what}, but only {left} bytes are left in the file"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    /// Reads `n` fixed-size little-endian values in chunks; memory grows with the bytes that
+    /// actually arrive, so a count larger than the input ends in a "truncated" error.
+    fn array<T, const W: usize>(&mut self, n: u64, what: &str, conv: fn([u8; W]) -> T) -> Result<Vec<T>> {
+        self.fits(n, W as u64, what)?;
+        let per_chunk = (CHUNK_BYTES / W) as u64;
+        // Exact when the file size vouches for `n`; otherwise one chunk, then growth as data comes.
+        let mut out = Vec::with_capacity(if self.size.is_some() { n } else { n.min(per_chunk) } as usize);
+        let mut chunk = vec![0u8; (n.min(per_chunk) as usize) * W];
         let mut left = n;
         while left > 0 {
-            let k = left.min(chunk.len() / W);
+            let k = left.min(per_chunk) as usize;
             let buf = &mut chunk[..k * W];
             self.bytes(buf, what)?;
             out.extend(buf.chunks_exact(W).map(|c| conv(c.try_into().expect("chunk of W bytes"))));
-            left -= k;
+            left -= k as u64;
         }
         Ok(out)
     }
@@ -92,7 +127,8 @@ impl Cursor<'_> {
 fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     let path = input.path().to_path_buf();
     let bad = |msg: String| Error::format(&path, 0, msg);
-    let mut c = Cursor { input, offset: 0 };
+    let size = input.raw_size();
+    let mut c = Cursor { input, offset: 0, size, hash: Xxh3::new() };
     let mut magic = [0u8; 8];
     c.bytes(&mut magic, "the header")?;
     if &magic != MAGIC {
@@ -112,25 +148,37 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     if n_pages as usize > MAX_PAGES || n_acc > (u32::MAX as u64) * 64 {
         return Err(bad(format!("implausible header: {n_acc} accesses, {n_pages} pages")));
     }
-    let np = n_pages as usize;
-    let mut t = Trace { page_numbers: c.array(np, "the page table", u64::from_le_bytes)?, ..Default::default() };
+    if version >= 3 && flags & F_FILES == 0 && n_files != 0 {
+        return Err(bad(format!("header counts {n_files} files but the file-table flag is clear")));
+    }
+    // The smallest file this header can describe: every column it announces must fit.
+    let col = |f: u32, w: u64| if flags & f != 0 { w } else { 0 };
+    let per_page = 8 + col(F_PIDS, 4) + col(F_KINDS, 1) + col(F_FILES, 4);
+    let per_access = 4 + col(F_TIMES, 8);
+    let need = n_pages.checked_mul(per_page).zip(n_acc.checked_mul(per_access)).and_then(|(a, b)| a.checked_add(b));
+    c.fits(need.unwrap_or(u64::MAX), 1, "the page and access columns")?;
+    let mut t = Trace { page_numbers: c.array(n_pages, "the page table", u64::from_le_bytes)?, ..Default::default() };
     if flags & F_PIDS != 0 {
-        t.page_pids = Some(c.array(np, "the pid table", u32::from_le_bytes)?);
+        t.page_pids = Some(c.array(n_pages, "the pid table", u32::from_le_bytes)?);
     }
     if flags & F_KINDS != 0 {
-        let kinds = c.array(np, "the kind table", |b: [u8; 1]| b[0])?;
+        let kinds = c.array(n_pages, "the kind table", |b: [u8; 1]| b[0])?;
         if let Some(i) = kinds.iter().position(|&k| k > 2) {
             return Err(bad(format!("page {i} has kind {} (0–2 allowed)", kinds[i])));
         }
         t.page_kinds = Some(kinds);
     }
     if flags & F_FILES != 0 {
-        let pf = c.array(np, "the page-file table", u32::from_le_bytes)?;
+        let pf = c.array(n_pages, "the page-file table", u32::from_le_bytes)?;
         if n_files > u32::MAX as u64 {
             return Err(bad(format!("implausible file count {n_files}")));
         }
+        c.fits(n_files, 4, "the file names")?;
         for _ in 0..n_files {
             let len = c.u32("the file names")? as usize;
+            if len > MAX_NAME {
+                return Err(bad(format!("file name of {len} bytes (at most {MAX_NAME})")));
+            }
             let mut name = vec![0u8; len];
             c.bytes(&mut name, "the file names")?;
             t.files.push(String::from_utf8(name).map_err(|_| bad("file name is not UTF-8".into()))?);
@@ -140,7 +188,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         }
         t.page_files = Some(pf);
     }
-    let acc = c.array(n_acc as usize, "the access records", u32::from_le_bytes)?;
+    let acc = c.array(n_acc, "the access records", u32::from_le_bytes)?;
     for (i, &a) in acc.iter().enumerate() {
         if (a >> 2) as u64 >= n_pages || a & 3 == 3 {
             return Err(Error::format(
@@ -152,7 +200,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     }
     t.accesses = acc;
     if flags & F_TIMES != 0 {
-        let times = c.array(n_acc as usize, "the time column", u64::from_le_bytes)?;
+        let times = c.array(n_acc, "the time column", u64::from_le_bytes)?;
         if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
             return Err(Error::format(&path, i as u64 + 2, "time_ns goes back in time"));
         }
@@ -162,15 +210,17 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         let what = "the process table";
         let mut procs = ProcTable::default();
         let n = c.u64(what)?;
-        for _ in 0..n.min(u32::MAX as u64 + 1) {
+        c.fits(n, 8, what)?;
+        for _ in 0..n {
             let pid = c.u32(what)?;
             let adj = c.u32(what)? as i32;
             check_adj(adj).map_err(&bad)?;
             procs.initial.insert(pid, adj);
         }
         let n = c.u64(what)?;
+        c.fits(n, 16, what)?;
         let mut prev = 0;
-        for _ in 0..n.min(n_acc) {
+        for _ in 0..n {
             let at = c.u64(what)?;
             let pid = c.u32(what)?;
             let adj = c.u32(what)? as i32;
@@ -188,6 +238,15 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     if &end != END_MAGIC {
         return Err(bad("bad end marker: the file is corrupt".into()));
     }
+    if version >= 3 {
+        let computed = c.hash.digest();
+        let stored = c.u64("the checksum")?;
+        if stored != computed {
+            return Err(bad(format!(
+                "checksum mismatch (stored {stored:#018x}, computed {computed:#018x}): the file is corrupt"
+            )));
+        }
+    }
     if !c.input.at_end()? {
         return Err(bad("bytes after the end marker: the file is corrupt".into()));
     }
@@ -195,7 +254,26 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     Ok(())
 }
 
-fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
+/// Passes bytes on and hashes them (the checksum of version 3).
+struct Hashing<'a> {
+    inner: &'a mut dyn Write,
+    hash: Xxh3,
+}
+
+impl Write for Hashing<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn write(t: &Trace, out: &mut dyn Write) -> io::Result<()> {
+    let mut h = Hashing { inner: out, hash: Xxh3::new() };
+    let w = &mut h;
     let mut flags = 0;
     if t.page_pids.is_some() {
         flags |= F_PIDS;
@@ -263,5 +341,7 @@ fn write(t: &Trace, w: &mut dyn Write) -> io::Result<()> {
             w.write_all(&c.adj.to_le_bytes())?;
         }
     }
-    w.write_all(END_MAGIC)
+    w.write_all(END_MAGIC)?;
+    let sum = h.hash.digest();
+    h.inner.write_all(&sum.to_le_bytes())
 }

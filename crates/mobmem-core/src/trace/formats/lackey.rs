@@ -1,7 +1,7 @@
 //! Valgrind Lackey output (`valgrind --tool=lackey --trace-mem=yes PROG`): `I  addr,size`,
 //! ` L addr,size`, ` S addr,size`, ` M addr,size`, hex addresses, page = address >> 12.
 //! `M` (modify) is a read then a write. An access that crosses a page boundary touches every page
-//! it covers (all reads before the writes for `M`). Valgrind's own lines (`==pid== …`, `--pid-- …`)
+//! it covers (all reads before the writes for `M`); a size above 64 KiB is a malformed line. Valgrind's own lines (`==pid== …`, `--pid-- …`)
 //! are skipped and counted as banner lines; any other line is malformed.
 
 use super::{parse_hex, show, FormatEntry};
@@ -12,6 +12,10 @@ pub const FORMAT: FormatEntry =
     FormatEntry { name: "lackey", description: "Valgrind Lackey --trace-mem=yes output", sniff, read, write: None };
 
 const PAGE_SHIFT: u32 = 12;
+/// Largest access a line may describe. Lackey reports one instruction's data access: at most an
+/// XSAVE area (a few KiB), far below this; a larger size is a damaged line, not an access, and
+/// bounding it bounds the pages one line can add.
+pub const MAX_ACCESS_BYTES: u64 = 64 << 10;
 
 fn sniff(head: &[u8]) -> bool {
     head.starts_with(b"==")
@@ -61,6 +65,10 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
             b.bad_line(n, format!("size {:?} is not a decimal number", show(size_s)))?;
             continue;
         };
+        if size > MAX_ACCESS_BYTES {
+            b.bad_line(n, format!("size {size} is larger than one access can be (at most {MAX_ACCESS_BYTES} bytes)"))?;
+            continue;
+        }
         let first = addr >> PAGE_SHIFT;
         let last = addr.saturating_add(size.max(1) - 1) >> PAGE_SHIFT;
         let op = match kind {
