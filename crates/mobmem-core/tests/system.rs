@@ -249,3 +249,50 @@ fn real_usage_window_on_every_phone() {
         assert!(r.meters.energy.total_j > 0.0);
     }
 }
+
+/// A usage file of `apps` distinct apps, each launched once, `gap_s` apart.
+fn usage_file(name: &str, apps: usize, gap_s: f64) -> UsageSpec {
+    let dir = std::env::temp_dir().join(format!("mobmem-sys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let mut text = String::from("time_s,app\n");
+    for i in 0..apps {
+        text += &format!("{},app{i}\n", i as f64 * gap_s);
+    }
+    std::fs::write(&p, text).unwrap();
+    UsageSpec::File { path: p, user: None }
+}
+
+#[test]
+fn idle_time_costs_rounds_not_seconds() {
+    // Five launches nine years apart: the system server's 1 s background work would be 2.8e8
+    // rounds per gap; the cap makes each gap cost at most `max_bg_rounds` rounds.
+    let gap = 9.0 * 365.25 * 86400.0 / 4.0;
+    let lim = toml::Value::Integer(1000);
+    let r = run("nexus5", &[("max_bg_rounds", lim)], usage_file("idle.csv", 5, gap), 1);
+    consistent(&r);
+    // The system process hits the cap in each of the four gaps and after the last launch's session.
+    assert_eq!(r.meters.bg_rounds_capped, 4);
+    assert!(r.meters.touches < 5 * 1000 * 64 + 5_000_000, "{} touches", r.meters.touches);
+    // Below the cap nothing changes: a gap of 100 s runs its 100 rounds either way.
+    let short = |cap: i64| {
+        let r = run("nexus5", &[("max_bg_rounds", toml::Value::Integer(cap))], usage_file("s.csv", 5, 100.0), 1);
+        (r.meters.bg_rounds_capped, r.pages.accesses, r.pages.faults)
+    };
+    let (capped, acc, faults) = short(65536);
+    assert_eq!(capped, 0);
+    assert_eq!(short(200), (0, acc, faults));
+}
+
+#[test]
+fn memory_is_bounded_by_what_can_be_alive_not_by_apps_ever_seen() {
+    // 300 distinct apps of the default size: 64 ranges are laid out (more than the 16 cached apps
+    // plus foreground and previous that can be alive); later apps take dead apps' ranges.
+    let r = run("nexus5", &[], usage_file("many.csv", 300, 30.0), 1);
+    consistent(&r);
+    assert_eq!(r.meters.cold, 300);
+    assert_eq!(r.meters.ranges_reused, 300 - 64);
+    assert!(r.meters.live_apps_max <= 16 + 2);
+    // Page ids: the system processes (nexus5: 48 + 160 + 24 + 16 MiB) plus 64 apps' ranges, not 300.
+    assert_eq!(r.meters.page_ids, (248 + 64 * 40) * 256);
+}

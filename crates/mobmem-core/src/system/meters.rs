@@ -102,6 +102,15 @@ pub struct SystemMeters {
     /// Memory stall of all work (direct reclaim, swap-ins, refaults), ms.
     pub stall_ms: f64,
     pub kswapd_wakes: u64,
+    /// Times a process reached `max_bg_rounds` between two launches and went quiet until the next
+    /// launch (long idle gaps; see the phone's `max_bg_rounds`).
+    pub bg_rounds_capped: u64,
+    /// Starting apps that took the page ids of an app that had died (usage traces naming more
+    /// apps of one size than can be alive at once; see `system/ranges.rs`).
+    pub ranges_reused: u64,
+    /// Page ids the run's engine holds (system processes and the apps' laid-out ranges): what the
+    /// run's memory grows with.
+    pub page_ids: u64,
     pub kswapd_pages: u64,
     pub kswapd_throttled: u64,
     pub direct_reclaims: u64,

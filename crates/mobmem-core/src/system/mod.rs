@@ -6,6 +6,7 @@ pub mod job;
 pub mod killer;
 pub mod meters;
 pub mod phone;
+pub mod ranges;
 pub mod sim;
 pub mod usage;
 

@@ -157,6 +157,14 @@ pub struct Phone {
     /// Foreground activity after a launch lasts until the next launch, at most this long.
     #[serde(default = "d_session")]
     pub session_s: f64,
+    /// Background rounds a process runs at most between two launches. An idle gap then costs
+    /// launches and touches, not seconds: over a long gap a process's periodic touches reached
+    /// their steady state long before (and Android's Doze defers background work on an idle
+    /// phone). The default is above what the real logs' longest gap (14.8 h) needs at the
+    /// presets' shortest period (the system server's 1 s: 53,280 rounds), so that they run as
+    /// without a cap; a gap then costs at most 65,536 rounds of each process with background work.
+    #[serde(default = "d_bg_rounds")]
+    pub max_bg_rounds: u64,
     /// Power of the whole phone while an app loads (CPU, display, memory), for launch energy.
     #[serde(default = "d_active_mw")]
     pub active_mw: f64,
@@ -197,6 +205,9 @@ fn d_backlog() -> f64 {
 }
 fn d_session() -> f64 {
     60.0
+}
+fn d_bg_rounds() -> u64 {
+    65536
 }
 fn d_active_mw() -> f64 {
     1500.0
@@ -300,6 +311,15 @@ impl Phone {
             Ok(())
         };
         pos("session_s", self.session_s)?;
+        if self.session_s > 86400.0 {
+            return Err(Error::config(
+                "session_s",
+                format!("{} s is more than a day in the foreground", self.session_s),
+            ));
+        }
+        if self.max_bg_rounds == 0 {
+            return Err(Error::config("max_bg_rounds", "must be at least 1"));
+        }
         pos("kswapd_max_backlog_ms", self.kswapd_max_backlog_ms)?;
         pos("active_mw", self.active_mw)?;
         pos("dram_mw_per_gib", self.dram_mw_per_gib)?;

@@ -13,6 +13,7 @@ use super::catalog::{AppCatalog, AppProfile};
 use super::killer::{self, Candidate, Kill, Killer, KillerSetup, KillerVisitor, MemView};
 use super::meters::{AppSummary, LaunchRecord, PhoneResult, ResolvedPhone, SystemEnergy, SystemMeters};
 use super::phone::{Layout, Phone};
+use super::ranges::Ranges;
 use super::usage::UsageTrace;
 use crate::device::{Catalog, Device, DeviceKind};
 use crate::engine::{Engine, EvictIo, ANON};
@@ -47,6 +48,9 @@ struct Proc {
     anon_n: u32,
     file0: u32,
     file_n: u32,
+    /// Whether `anon0` and `file0` are the process's (an app may have lost its ids to another
+    /// app while dead; see `ranges`).
+    ranged: bool,
     adj: i32,
     alive: bool,
     /// Anon pages allocated since the process started (a prefix of its anon range).
@@ -55,6 +59,8 @@ struct Proc {
     period_ns: f64,
     bg_pages: u64,
     next_bg_ns: f64,
+    /// Background rounds since the last launch (bounded by the phone's `max_bg_rounds`).
+    bg_rounds: u64,
     hot_share: f64,
     hot_prob: f64,
     write_share: f64,
@@ -138,6 +144,8 @@ struct Sim<'a, P: Policy, K: Killer> {
     busy: Vec<f64>,
     /// Owner process of each page.
     owner: Vec<u32>,
+    /// Which apps hold which page ids.
+    ranges: Ranges,
     rng: Rng,
     fg: Option<usize>,
     prev_fg: Option<usize>,
@@ -208,6 +216,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
 
     /// Anon pages a process holds in memory or swap.
     fn held(&self, p: &Proc) -> u64 {
+        if !p.ranged {
+            return 0;
+        }
         let f = &self.e.pages.flags[p.anon0 as usize..(p.anon0 + p.anon_n) as usize];
         f.iter().filter(|&&x| x & (crate::engine::pages::RESIDENT | crate::engine::pages::SWAP_VALID) != 0).count()
             as u64
@@ -242,6 +253,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         self.m.kills_total += 1;
         if let Some(a) = self.procs[pid].app {
             self.m.apps[a].kills += 1;
+            self.ranges.release(a);
         }
     }
 
@@ -497,7 +509,14 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             }
             self.in_fg = fg;
             let p = &mut self.procs[pid];
-            p.next_bg_ns = t + p.period_ns;
+            p.bg_rounds += 1;
+            if p.bg_rounds >= self.phone.max_bg_rounds {
+                // Quiet until the next launch: the gap's cost stays bounded (see `max_bg_rounds`).
+                p.next_bg_ns = f64::INFINITY;
+                self.m.bg_rounds_capped += 1;
+            } else {
+                p.next_bg_ns = t + p.period_ns;
+            }
         }
     }
 
@@ -573,6 +592,12 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
     fn launch(&mut self, index: u32, time_s: f64, app: usize, start: f64, next: f64) -> Result<f64> {
         let pid = self.app_pid(app);
         self.background(start)?;
+        for p in &mut self.procs {
+            if p.bg_rounds >= self.phone.max_bg_rounds && p.alive {
+                p.next_bg_ns = start + p.period_ns;
+            }
+            p.bg_rounds = 0;
+        }
         if self.fg != Some(pid) {
             self.prev_fg = self.fg;
         }
@@ -585,6 +610,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             p.next_bg_ns = start + p.period_ns;
         }
         self.reorder();
+        if cold {
+            self.take_range(app, pid)?;
+        }
         let prof = &self.profiles[app];
         let cpu_ns = if cold { prof.cold_cpu_s } else { prof.resume_cpu_s } * 1e9;
         let touches = self.launch_touches(pid, cold);
@@ -603,7 +631,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         if touches.is_empty() {
             clock += cpu_ns;
         }
-        let latency_ms = (clock - start) * 1e-6;
+        // The sum of its parts rather than `clock - start`: the clock is ns since the first launch,
+        // and years into a trace its steps round to tens of ns, which would add up to 0.1 ms.
+        let latency_ms = (cpu_ns + w.file + w.swap + w.reclaim) * 1e-6;
         let ux = &self.phone.ux;
         let ux_class = ux.class(latency_ms);
         let excessive = latency_ms >= if cold { ux.vitals_cold_ms } else { ux.vitals_hot_ms };
@@ -650,6 +680,33 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         self.in_fg = false;
         self.procs[pid].last_used_ns = clock.max(start);
         Ok(clock.max(end))
+    }
+
+    /// Gives a starting app its page ids (`ranges`): when they were another dead app's, that
+    /// app's cached file pages leave memory first, and it holds no ids until it starts again.
+    fn take_range(&mut self, app: usize, pid: usize) -> Result<()> {
+        let got = self.ranges.acquire(app)?;
+        if let Some(prev) = got.taken_from {
+            let ppid = self.app_pid(prev);
+            let (f0, nf) = (got.range.file0, self.procs[ppid].file_n);
+            for page in f0..f0 + nf {
+                if self.e.pages.flags[page as usize] & crate::engine::pages::RESIDENT != 0 {
+                    self.file_resident -= 1;
+                }
+                self.e.release(page, crate::engine::pages::FILE_FIXED);
+            }
+            self.procs[ppid].ranged = false;
+            self.m.ranges_reused += 1;
+        }
+        let (na, nf) = (self.procs[pid].anon_n, self.procs[pid].file_n);
+        let p = &mut self.procs[pid];
+        p.anon0 = got.range.anon0;
+        p.file0 = got.range.file0;
+        p.ranged = true;
+        let owner = pid as u32;
+        self.owner[got.range.anon0 as usize..(got.range.anon0 + na) as usize].fill(owner);
+        self.owner[got.range.file0 as usize..(got.range.file0 + nf) as usize].fill(owner);
+        Ok(())
     }
 
     fn app_pid(&self, app: usize) -> usize {
@@ -714,6 +771,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             let held = self.held(p);
             if !p.alive && held > 0 {
                 return bad(format!("dead process {} holds {held} pages", p.name));
+            }
+            if !p.ranged {
+                continue;
             }
             let beyond = &f[(p.anon0 + p.anon_alloc) as usize..(p.anon0 + p.anon_n) as usize];
             if beyond.iter().any(|&x| x & (RESIDENT | SWAP_VALID) != 0) {
@@ -835,6 +895,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let e = &mut m.energy;
         e.total_j = e.dram_background_j + e.swap_device_j + e.storage_device_j + e.launch_j;
         m.defaulted_apps = m.apps.iter().filter(|a| !a.known).count() as u64;
+        m.page_ids = self.owner.len() as u64;
         let mut pages = self.e.pages.m.clone();
         pages.accesses = self.index as u64;
         pages.file_reads = pages.cold_file + pages.file_rereads;
@@ -875,7 +936,7 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
     let mut procs = Vec::new();
     let mut kinds: Vec<u8> = Vec::new();
     let mut pids: Vec<u32> = Vec::new();
-    let mut add = |p: Proc, kinds: &mut Vec<u8>| {
+    let mut add = |p: Proc, kinds: &mut Vec<u8>, pids: &mut Vec<u32>| {
         let pid = procs.len() as u32;
         kinds.extend(std::iter::repeat(Kind::Anon as u8).take(p.anon_n as usize));
         kinds.extend(std::iter::repeat(Kind::File as u8).take(p.file_n as usize));
@@ -901,6 +962,7 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
             anon_n: na,
             file0,
             file_n: nf,
+            ranged: true,
             adj: s.adj,
             alive: true,
             anon_alloc: 0,
@@ -908,23 +970,37 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
             period_ns: s.period_s * 1e9,
             bg_pages: s.pages,
             next_bg_ns: s.period_s * 1e9,
+            bg_rounds: 0,
             hot_share: 0.2,
             hot_prob: 0.9,
             write_share: 0.3,
             anon_share: if na + nf > 0 { na as f64 / (na + nf) as f64 } else { 0.0 },
         };
-        add(p, &mut kinds);
+        add(p, &mut kinds, &mut pids);
     }
+    // Apps get their ids from `ranges`, laid out up front (bounded by what can be alive at once).
+    let base = next as u32;
+    let shapes: Vec<(u32, u32)> = profiles
+        .iter()
+        .map(|prof| {
+            let (na, nf) = prof.pages(ps);
+            (na as u32, nf as u32)
+        })
+        .collect();
+    let bg: Vec<bool> = profiles.iter().map(|p| p.bg_period_s > 0.0 && p.bg_pages > 0).collect();
+    let (ranges, _) = Ranges::plan(base, &shapes, &bg, phone.max_cached)?;
+    let first_app_pid = procs.len();
     for (i, prof) in profiles.iter().enumerate() {
-        let (na, nf) = prof.pages(ps);
-        let (anon0, file0) = place(na as u32, nf as u32)?;
+        let (na, nf) = shapes[i];
+        let planned = ranges.of(i);
         let p = Proc {
             name: prof.name.clone(),
             app: Some(i),
-            anon0,
-            anon_n: na as u32,
-            file0,
-            file_n: nf as u32,
+            anon0: planned.map_or(0, |r| r.anon0),
+            anon_n: na,
+            file0: planned.map_or(0, |r| r.file0),
+            file_n: nf,
+            ranged: planned.is_some(),
             adj: 1000,
             alive: false,
             anon_alloc: 0,
@@ -932,12 +1008,20 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
             period_ns: prof.bg_period_s * 1e9,
             bg_pages: prof.bg_pages,
             next_bg_ns: f64::INFINITY,
+            bg_rounds: 0,
             hot_share: prof.fg_hot_share,
             hot_prob: prof.fg_hot_prob,
             write_share: prof.fg_write_share,
             anon_share: prof.anon_share,
         };
-        add(p, &mut kinds);
+        procs.push(p);
+    }
+    for (app, range) in ranges.layout() {
+        debug_assert_eq!(range.anon0 as usize, kinds.len());
+        let (na, nf) = shapes[app];
+        kinds.extend(std::iter::repeat_n(Kind::Anon as u8, na as usize));
+        kinds.extend(std::iter::repeat_n(Kind::File as u8, nf as usize));
+        pids.extend(std::iter::repeat_n((first_app_pid + app) as u32, (na + nf) as usize));
     }
     let trace = Trace {
         path: r.usage.path.clone(),
@@ -964,6 +1048,7 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         r,
         layout,
         procs,
+        ranges,
         profiles,
         swap: swap.map(|model| Dev { model, q: 1 }),
         file: Dev { model: storage, q: 0 },
@@ -980,6 +1065,7 @@ struct Parts<'a> {
     r: &'a PhoneRun<'a>,
     layout: Layout,
     procs: Vec<Proc>,
+    ranges: Ranges,
     profiles: Vec<AppProfile>,
     swap: Option<Dev>,
     file: Dev,
@@ -1058,7 +1144,7 @@ struct WithPolicy<'a, P> {
 impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
     type Output = Result<PhoneResult>;
     fn visit<K: Killer>(self, name: &'static str) -> Result<PhoneResult> {
-        let Parts { r, layout, procs, profiles, swap, file, busy, apps, trace, .. } = self.parts;
+        let Parts { r, layout, procs, ranges, profiles, swap, file, busy, apps, trace, .. } = self.parts;
         let phone = r.phone;
         let params: K::Params = policy::parse_params(&format!("killer_params ({name})"), &phone.killer_params)?;
         let dram_bytes = layout.dram_pages * phone.page_size;
@@ -1080,6 +1166,7 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             file,
             busy,
             owner: trace.page_pids.clone().unwrap_or_default(),
+            ranges,
             rng: Rng::new(r.seed),
             fg: None,
             prev_fg: None,

@@ -71,6 +71,26 @@ pub const A2S_APPS: [&str; 36] = [
     "Barcode Scanner",
 ];
 
+/// Longest span a usage trace may cover, in seconds (ten years). Simulated time is kept in f64
+/// nanoseconds since the first launch, so a step rounds to at most 32 ns over this span (to a
+/// fraction of a ns over the real logs' days); a longer span is a wrong timestamp (an epoch-0 row
+/// before real ones spans 54 years), not a usage log.
+pub const MAX_SPAN_S: f64 = 10.0 * 365.25 * 86400.0;
+
+/// Checks a generated scenario's gap between launches.
+fn check_gap(gap_s: f64, launches: u64) -> Result<()> {
+    if !(gap_s >= 0.0 && gap_s.is_finite()) {
+        return Err(Error::config("gap_s", format!("{gap_s:?} is not a number of seconds ≥ 0")));
+    }
+    if gap_s * launches as f64 > MAX_SPAN_S {
+        return Err(Error::config(
+            "gap_s",
+            format!("{launches} launches {gap_s:?} s apart span more than ten years (at most {MAX_SPAN_S:.0} s)"),
+        ));
+    }
+    Ok(())
+}
+
 /// One launch: the app (index into `UsageTrace::apps`) comes to the foreground at `time_s`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Launch {
@@ -131,6 +151,7 @@ impl UsageTrace {
         let mut t = UsageTrace { path: path.to_path_buf(), ..Default::default() };
         let mut index = HashMap::new();
         let mut last = f64::NEG_INFINITY;
+        let mut first: Option<(f64, u64)> = None;
         let mut users_seen = std::collections::BTreeSet::new();
         for r in table.rows() {
             if let (true, Some(u)) = (by_user, user) {
@@ -145,8 +166,21 @@ impl UsageTrace {
                 .ok()
                 .filter(|v: &f64| v.is_finite())
                 .ok_or_else(|| r.bad(format!("time {:?} is not a number of seconds", r.get(TIME))))?;
+            let text = r.get(TIME);
+            if time < 0.0 {
+                return Err(r.bad(format!("time {text} is negative")));
+            }
             if time < last {
-                return Err(r.bad(format!("time {time} goes back (previous {last})")));
+                return Err(r.bad(format!("time {text} goes back (previous {last:?})")));
+            }
+            let (t0, line0) = *first.get_or_insert((time, r.line));
+            if time - t0 > MAX_SPAN_S {
+                let years = (time - t0) / (365.25 * 86400.0);
+                let years = if years < 1e4 { format!("{years:.1}") } else { format!("{years:.2e}") };
+                return Err(r.bad(format!(
+                    "time {text} is {years} years after the first launch (line {line0}, time {t0:?}): a usage \
+                     trace spans at most ten years; is a timestamp wrong?"
+                )));
             }
             last = time;
             if r.get(APP).is_empty() {
@@ -174,6 +208,7 @@ impl UsageTrace {
         if apps.len() < 2 {
             return Err(Error::config("apps", "a switching scenario needs at least two apps"));
         }
+        check_gap(gap_s, apps.len() as u64 * (rounds as u64 + 1))?;
         let mut rng = Rng::new(seed);
         let mut t = UsageTrace { path: "scenario".into(), ..Default::default() };
         let mut index = HashMap::new();
@@ -210,6 +245,17 @@ impl UsageTrace {
         }
         if !(reuse >= 1.0 && reuse.is_finite()) {
             return Err(Error::config("reuse", format!("{reuse} is not an average distance ≥ 1")));
+        }
+        check_gap(gap_s, launches as u64)?;
+        // The generator keeps an LRU stack of apps and searches it per launch, 40 times over:
+        // these bounds keep it to seconds (the A2S paper's workloads: 36 apps, 256 launches).
+        if apps > 1000 || launches > 100_000 {
+            return Err(Error::config(
+                "apps",
+                format!(
+                    "{apps} apps in {launches} launches: the generator makes at most 1000 apps and 100000 launches"
+                ),
+            ));
         }
         let gen = |mean: f64| -> (Vec<u32>, f64) {
             let mut rng = Rng::new(seed);
@@ -350,10 +396,29 @@ mod tests {
             ("app\n", "required column \"time_s\""),
             ("time_s,app\n1,\n", "empty app name"),
             ("time_s,app\n", "no launches"),
+            ("time_s,app\n-5,a\n", ":2: time -5 is negative"),
+            ("time_s,app\n0,a\n1e300,b\n", ":3: time 1e300 is 3.17e292 years after the first launch (line 2"),
+            ("time_s,app\n0,a\n1700000000,b\n", ":3: time 1700000000 is 53.9 years after"),
+            ("time_s,app\n1,a\ninf,b\n", ":3: time \"inf\" is not a number"),
+            ("time_s,app\n1,a\nNaN,b\n", ":3: time \"NaN\" is not a number"),
         ] {
             let e = UsageTrace::load(&file("bad.csv", text), None).unwrap_err().to_string();
             assert!(e.contains(want), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn generated_gaps_are_checked() {
+        for gap in [-5.0, f64::NAN, f64::INFINITY, 1e300] {
+            let e = UsageTrace::rounds(&["a", "b"], 3, false, 1, gap).unwrap_err().to_string();
+            assert!(e.contains("gap_s"), "{gap}: {e}");
+            let e = UsageTrace::synthetic(5, 10, 1.5, 1, gap).unwrap_err().to_string();
+            assert!(e.contains("gap_s"), "{gap}: {e}");
+        }
+        // Nine years in all is a usage log; the generator's own bounds are named.
+        assert!(UsageTrace::synthetic(5, 10, 1.5, 1, 9.0 * 365.25 * 86400.0 / 10.0).is_ok());
+        let e = UsageTrace::synthetic(5000, 10_000, 2.0, 1, 1.0).unwrap_err().to_string();
+        assert!(e.contains("at most 1000 apps"), "{e}");
     }
 
     #[test]
