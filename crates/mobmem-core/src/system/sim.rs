@@ -1019,9 +1019,9 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
     for (app, range) in ranges.layout() {
         debug_assert_eq!(range.anon0 as usize, kinds.len());
         let (na, nf) = shapes[app];
-        kinds.extend(std::iter::repeat_n(Kind::Anon as u8, na as usize));
-        kinds.extend(std::iter::repeat_n(Kind::File as u8, nf as usize));
-        pids.extend(std::iter::repeat_n((first_app_pid + app) as u32, (na + nf) as usize));
+        kinds.extend(std::iter::repeat(Kind::Anon as u8).take(na as usize));
+        kinds.extend(std::iter::repeat(Kind::File as u8).take(nf as usize));
+        pids.extend(std::iter::repeat((first_app_pid + app) as u32).take((na + nf) as usize));
     }
     let trace = Trace {
         path: r.usage.path.clone(),

@@ -94,7 +94,7 @@ impl Cursor<'_> {
     fn fits(&self, n: u64, w: u64, what: &str) -> Result<()> {
         if let Some(size) = self.size {
             let left = size.saturating_sub(self.offset);
-            if n.checked_mul(w).is_none_or(|b| b > left) {
+            if n.checked_mul(w).map_or(true, |b| b > left) {
                 return Err(Error::format(
                     self.input.path(),
                     0,
