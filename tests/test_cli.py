@@ -76,21 +76,24 @@ def test_stats_convert_gen(tmp_path):
     assert s3["accesses"] == 50_000 and abs(s3["read_write_ratio"] - 6.03) < 0.3
 
 
-def test_bad_input_exits_2_naming_file_line_and_value(tmp_path):
+def test_bad_input_exits_4_naming_file_line_and_value(tmp_path):
     bad = write(tmp_path, "bad.txt", "1 R\n2 R\n77 Z\n")
     p = cli("run", "-t", str(bad), ok=False)
-    assert p.returncode == 2
+    assert p.returncode == 4
     assert f"{bad}:3:" in p.stderr and '"Z"' in p.stderr and "Traceback" not in p.stderr
     p = cli("run", "-t", str(bad), "--skip-bad-lines")
     assert "malformed lines skipped" in p.stdout
     p = cli("run", "-t", str(tmp_path / "nope.txt"), ok=False)
-    assert p.returncode == 2 and "no such file" in p.stderr
+    assert p.returncode == 4 and "no such file" in p.stderr
+    # Impossible values are config errors (3), told apart from bad files (4) and bad flags (2).
     p = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--memory", "0", ok=False)
-    assert p.returncode == 2 and "memory" in p.stderr
+    assert p.returncode == 3 and "memory" in p.stderr
     p = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--policy", "mru", ok=False)
-    assert p.returncode == 2 and "unknown policy" in p.stderr
+    assert p.returncode == 3 and "unknown policy" in p.stderr
     p = cli("gen", "-n", "lots", "-o", str(tmp_path / "x.mobt"), ok=False)
-    assert p.returncode == 2 and "lots" in p.stderr
+    assert p.returncode == 3 and "lots" in p.stderr
+    p = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--no-such-flag", ok=False)
+    assert p.returncode == 2 and "unrecognized arguments" in p.stderr
 
 
 @pytest.mark.parametrize("cmd", [["policies"], ["devices"], ["formats"]])

@@ -62,9 +62,9 @@ def test_energy_cli_matches_the_api():
     saving = 100 * (j["DR. Swap (PCM)"]["total_j"] / j["DRAM-backed"]["total_j"] - 1)
     assert f"{saving:+.2f}%" in text and "total (mAh at 3.8 V)" in text
     bad = cli("energy", "--swap-ins", "1", "--swap-outs", "1", "--duration", "soon", ok=False)
-    assert bad.returncode == 2 and "soon" in bad.stderr
+    assert bad.returncode == 3 and "soon" in bad.stderr
     pct = cli("energy", "--swap-ins", "1", "--swap-outs", "1", "--swap-size", "10%", ok=False)
-    assert pct.returncode == 2 and "swap-size" in pct.stderr and "10%" in pct.stderr
+    assert pct.returncode == 3 and "swap-size" in pct.stderr and "10%" in pct.stderr
 
 
 @pytest.fixture(scope="module")

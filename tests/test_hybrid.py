@@ -74,9 +74,9 @@ def test_errors_are_clear(tmp_path, sqlite_slice):
     trace = write(tmp_path, "t.csv", "page,op,pid\n1,R,7\n2,W,8\n")
     procs = write(tmp_path, "procs.csv", "pid,adj\n7,0\n8,lots\n")
     p = cli("run", "-t", str(trace), "--procs", str(procs), "--pcm-share", "0.5", ok=False)
-    assert p.returncode == 2 and "procs.csv:3" in p.stderr and '"lots"' in p.stderr
+    assert p.returncode == 4 and "procs.csv:3" in p.stderr and '"lots"' in p.stderr
     p = cli("run", "-t", str(trace), "-p", "fg-aware", ok=False)
-    assert p.returncode == 2 and "--pcm-share" in p.stderr
+    assert p.returncode == 3 and "--pcm-share" in p.stderr
 
 
 def test_cli_run_and_compare_on_tiers(tmp_path):

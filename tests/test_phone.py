@@ -171,4 +171,4 @@ def test_reproduce_dr_swap_switching():
     text = cli("reproduce", "dr-swap", "--switching", "--categories", "news").stdout
     assert "paper ~10%" in text and "news" in text and "zram (not in the paper" in text
     e = cli("reproduce", "dr-swap", "--switching", "--categories", "nope", ok=False)
-    assert e.returncode == 2 and "browser" in e.stderr
+    assert e.returncode == 3 and "browser" in e.stderr

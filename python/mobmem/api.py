@@ -20,6 +20,33 @@ PathLike = str | os.PathLike[str]
 _FORMAT_BY_EXT = {".mobt": "binary", ".bin": "binary", ".csv": "csv", ".txt": "text", ".trace": "text"}
 
 
+#: Largest whole number the core takes (an unsigned 64-bit count; kept below 2^63 for every field).
+_MAX_WHOLE = 2**63 - 1
+
+
+def whole(field: str, v: Any, minimum: int = 0) -> int:
+    """``v`` as a whole number ≥ ``minimum`` that the core can take, else :class:`ConfigError`
+    naming ``field`` (a negative count would otherwise surface as Python's ``OverflowError``)."""
+    from .errors import ConfigError
+
+    if isinstance(v, bool) or not hasattr(v, "__index__"):
+        raise ConfigError(f"{field} must be a whole number, got {v!r}", field)
+    n = int(v.__index__())
+    if not minimum <= n <= _MAX_WHOLE:
+        raise ConfigError(f"{field} must be a whole number from {minimum} to {_MAX_WHOLE}, got {n}", field)
+    return n
+
+
+def names(field: str, v: Sequence[Any] | str) -> list[str]:
+    """A non-empty list of names from a list or a comma-separated string, else :class:`ConfigError`."""
+    from .errors import ConfigError
+
+    out = _split(v)
+    if not out:
+        raise ConfigError(f"{field}: no value given (got {v!r})", field)
+    return out
+
+
 def format_for_path(path: PathLike) -> str:
     """The trace format a file name asks for (``x.mobt.zst`` → ``binary``)."""
     name = os.fspath(path).lower()
@@ -87,7 +114,15 @@ class Trace:
         process with the paper's app size as footprint, run in turns of ``accesses_per_turn``.
         ``anon_rw_share`` is the share of each app's anon pages that keep being written (the rest
         are written once, then only read); 0.3 is an assumption, not a measurement."""
-        return cls(_core.generate_category(name, rounds, accesses_per_turn, seed, anon_rw_share))
+        return cls(
+            _core.generate_category(
+                name,
+                whole("rounds", rounds, 1),
+                whole("accesses_per_turn", accesses_per_turn, 1),
+                whole("seed", seed),
+                anon_rw_share,
+            )
+        )
 
     @classmethod
     def generate(cls, preset: str | None = None, **params: Any) -> Trace:
@@ -124,11 +159,11 @@ class Trace:
     def stats(self, page_size: int = 4096) -> dict[str, Any]:
         """Accesses, I/R/W counts, read:write ratio (data reads / data writes), distinct pages,
         footprint, per-pid counts and skipped lines."""
-        return json.loads(self._t.stats_json(page_size))
+        return json.loads(self._t.stats_json(whole("page_size", page_size, 1)))
 
     def head(self, n: int = 10, start: int = 0) -> list[tuple[int, str]]:
         """The first ``n`` accesses from ``start`` as (page number, op) pairs."""
-        return self._t.head(start, n)
+        return self._t.head(whole("start", start), whole("n", n))
 
     def save(self, path: PathLike, format: str | None = None) -> None:
         """Writes the trace (format from the extension unless given; ``.gz``/``.zst`` compress)."""
@@ -335,8 +370,8 @@ def grid(
     """Runs every policy × memory size in parallel on the machine's cores (``threads=0``); results
     in grid order (policy-major). ``params`` maps a policy name to its parameters."""
     t = _as_trace(trace)
-    pols = _split(policies)
-    mems = _split(memories)
+    pols = names("policies", policies)
+    mems = names("memories", memories)
     cfgs = [
         _config(
             p,
@@ -365,9 +400,16 @@ def run_configs(
 ) -> list[RunResult]:
     """Runs any list of run configurations (dicts with the keys of a run file's ``[sim]``) in
     parallel; results in the same order."""
+    from .errors import ConfigError
+
     t = _as_trace(trace)
+    if not configs:
+        raise ConfigError("configs: no run given", "configs")
     out = _core.simulate_grid(
-        t._t, json.dumps(list(configs)), None if devices is None else os.fspath(devices), threads
+        t._t,
+        json.dumps(list(configs)),
+        None if devices is None else os.fspath(devices),
+        whole("threads", threads),
     )
     return [RunResult._from_dict(d) for d in json.loads(out)]
 
@@ -385,7 +427,12 @@ def swap_energy(
     ``lpddr2-dram``, ``lpddr2-pcm``, ``emmc-inand`` or one defined under ``[energy_models.NAME]``
     in a ``devices`` TOML file; ``swap_size`` in bytes scales DRAM refresh."""
     dev = None if devices is None else os.fspath(devices)
-    return json.loads(_core.swap_energy(model, swap_ins, swap_outs, duration_s, swap_size, page_size, dev))
+    counts = [
+        whole("swap_ins", swap_ins),
+        whole("swap_outs", swap_outs),
+    ]
+    size, page = whole("swap_size", swap_size, 1), whole("page_size", page_size, 1)
+    return json.loads(_core.swap_energy(model, *counts, duration_s, size, page, dev))
 
 
 def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import MobmemError
+from .errors import ConfigError, MobmemError, TraceNotFoundError
 
 #: The bundled real trace: sqlite3 running a B-tree workload, captured with Valgrind Lackey.
 DEMO_TRACE = Path(__file__).resolve().parent.parent.parent / "data" / "sqlite3_btree.txt.zst"
@@ -227,6 +228,11 @@ def compare_tables(runs, policies: list[str], memories: list[str]) -> str:
     )
     frames = ", ".join(f"{m} = {num(by[(policies[0], m)].frames)}" for m in mem_labels)
     out.append(f"memory in frames: {frames}")
+    skipped = t["skipped"]
+    if skipped["bad_lines"]:
+        out.append(
+            f"malformed lines skipped: {num(skipped['bad_lines'])} (first: {skipped['first_bad_line']})"
+        )
 
     def ms(v: float) -> str:
         return num(v / 1e6)
@@ -475,7 +481,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     mems = ["5%", "10%", "15%", "20%", "25%"]
     trace_path = Path(args.trace) if args.trace else DEMO_TRACE
     if not trace_path.exists():
-        raise MobmemError(f"{trace_path}: the bundled demo trace is missing")
+        raise TraceNotFoundError(f"{trace_path}: the bundled demo trace is missing", str(trace_path))
     print("== Real trace (Valgrind Lackey capture of sqlite3 running inserts, indexes and queries) ==")
     real = Trace.open(trace_path)
     print(compare_tables(grid(real, pols, mems, threads=args.threads), pols, mems))
@@ -572,9 +578,9 @@ def _seconds(s: str) -> float:
     try:
         v = float(t) * mult
     except ValueError:
-        raise MobmemError(f"not a duration: {s!r} (examples: 900s, 15min)") from None
-    if not v > 0:
-        raise MobmemError(f"duration must be positive: {s!r}")
+        raise ConfigError(f"not a duration: {s!r} (examples: 900s, 15min)", "duration") from None
+    if not (v > 0 and math.isfinite(v)):
+        raise ConfigError(f"duration must be positive and finite: {s!r}", "duration")
     return v
 
 
@@ -687,17 +693,65 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+#: Exit codes, one per kind of failure (the README lists them): a script can tell a mistyped
+#: flag from a bad value, a bad input file, a simulated machine that ran out of memory, and a bug.
+EXIT_USAGE = 2  # flags the command line cannot parse (argparse's own code)
+EXIT_CONFIG = 3  # an impossible or unknown value: a size, a device, a policy parameter
+EXIT_INPUT = 4  # a trace or side file that is malformed, corrupt, missing or unreadable
+EXIT_OUT_OF_MEMORY = 5  # the simulated memory could reclaim nothing (e.g. swap full, no file page)
+EXIT_INTERNAL = 70  # a bug in mobmem (an internal invariant broke); please report it
+EXIT_INTERRUPTED = 130  # Ctrl-C
+
+
+def exit_code(e: BaseException) -> int:
+    """The exit code for an error that ends a command."""
+    from .errors import (
+        ConfigError,
+        InvariantError,
+        MobmemIOError,
+        OutOfMemoryError,
+        TraceFormatError,
+        TraceNotFoundError,
+    )
+
+    for kind, code in (
+        (ConfigError, EXIT_CONFIG),
+        ((TraceFormatError, TraceNotFoundError, MobmemIOError), EXIT_INPUT),
+        (OutOfMemoryError, EXIT_OUT_OF_MEMORY),
+        (InvariantError, EXIT_INTERNAL),
+        (MobmemError, EXIT_USAGE),
+    ):
+        if isinstance(e, kind):
+            return code
+    return EXIT_INTERNAL
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except MobmemError as e:
-        print(f"mobmem: error: {e}", file=sys.stderr)
-        return 2
+        code = exit_code(e)
+        what = "internal error (a bug in mobmem; please report it)" if code == EXIT_INTERNAL else "error"
+        print(f"mobmem: {what}: {e}", file=sys.stderr)
+        return code
     except BrokenPipeError:
         # `mobmem ... | head` closed the pipe: not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        print("mobmem: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as e:
+        # Anything else is a bug: one line, not a traceback (MOBMEM_DEBUG=1 shows it).
+        if os.environ.get("MOBMEM_DEBUG"):
+            raise
+        print(
+            f"mobmem: internal error (a bug in mobmem; please report it, rerun with MOBMEM_DEBUG=1 for"
+            f" the traceback): {type(e).__name__}: {e}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

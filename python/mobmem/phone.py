@@ -158,7 +158,12 @@ def phone_grid(
     devices: PathLike | None = None,
 ) -> list[PhoneResult]:
     """Runs many jobs in parallel (GIL released); results in the jobs' order."""
-    text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, threads)
+    from .api import whole
+    from .errors import ConfigError
+
+    if not jobs:
+        raise ConfigError("jobs: no job given", "jobs")
+    text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, whole("threads", threads))
     return [PhoneResult._from_dict(d) for d in json.loads(text)]
 
 

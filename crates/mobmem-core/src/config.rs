@@ -214,7 +214,7 @@ pub struct RunFile {
     pub trace: TraceSection,
     pub sim: SimConfig,
     #[serde(default)]
-    pub devices: toml::Table,
+    pub devices: crate::device::DeviceFile,
 }
 
 impl RunFile {
@@ -222,7 +222,7 @@ impl RunFile {
     /// device catalog (presets plus the file's devices) and the read options.
     pub fn load(path: &Path) -> Result<(RunFile, Catalog, ReadOptions)> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let mut rf: RunFile = toml::from_str(&text).map_err(|e| Error::toml(path, &text, e))?;
+        let mut rf: RunFile = crate::error::from_toml(path, &text)?;
         if let Some(dir) = path.parent() {
             if rf.trace.path.is_relative() {
                 rf.trace.path = dir.join(&rf.trace.path);
@@ -232,9 +232,7 @@ impl RunFile {
             }
         }
         let mut catalog = Catalog::builtin();
-        if !rf.devices.is_empty() {
-            catalog.add_toml(&toml::to_string(&rf.devices).map_err(|e| Error::Invariant(e.to_string()))?, path)?;
-        }
+        catalog.add_file(rf.devices.clone())?;
         rf.sim.validate(&catalog)?;
         let opts = ReadOptions {
             format: rf.trace.format.clone(),

@@ -49,7 +49,7 @@ impl Error {
     /// A TOML parse error of `text` (read from `path`), with the line it points at.
     pub fn toml(path: &Path, text: &str, e: toml::de::Error) -> Self {
         let line = e.span().map(|s| text[..s.start].matches('\n').count() as u64 + 1).unwrap_or(0);
-        Error::format(path, line, e.message().to_string())
+        Error::format(path, line, e.message().trim().to_string())
     }
 
     /// Wraps an I/O error; a missing file becomes `NotFound`, and a compressed stream that ends
@@ -60,4 +60,34 @@ impl Error {
             _ => Error::Io { path: path.to_path_buf(), source },
         }
     }
+}
+
+/// Parses TOML text read from `path`; an error names the file, the line and the key's path
+/// (`sim.swap_size: unknown unit …`).
+pub fn from_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
+    serde_path_to_error::deserialize(toml::Deserializer::new(text)).map_err(|e| {
+        let key = e.path().to_string();
+        let inner = e.into_inner();
+        let line = inner.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1).unwrap_or(0);
+        let msg = inner.message().trim();
+        Error::format(path, line, if key == "." { msg.to_string() } else { format!("{key}: {msg}") })
+    })
+}
+
+/// Parses a JSON document the binding built from a caller's arguments (not a file anyone wrote):
+/// an error is a config error of the field it names, with no position in that internal document.
+/// `what` names the document (the field when the error is about the whole of it).
+pub fn from_json<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let key = e.path().to_string();
+        // A list of configs: `[3].swap_size` is the field `swap_size` of the fourth.
+        let key = match key.strip_prefix('[').and_then(|k| k.split_once("].")) {
+            Some((_, rest)) => rest.to_string(),
+            None => key,
+        };
+        let msg = e.into_inner().to_string();
+        let msg = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m).to_string();
+        Error::config(if key == "." || key.starts_with('[') { what.to_string() } else { key }, msg)
+    })
 }

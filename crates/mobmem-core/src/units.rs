@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "SizeInput", into = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(into = "String")]
 pub enum MemorySize {
     Pages(u64),
     Bytes(u64),
@@ -73,22 +73,40 @@ impl FromStr for MemorySize {
     }
 }
 
-/// What a config file may hold for a size: a whole number of pages, or a string.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum SizeInput {
-    Pages(u64),
-    Text(String),
-}
-
-impl TryFrom<SizeInput> for MemorySize {
-    type Error = Error;
-    fn try_from(s: SizeInput) -> Result<Self> {
-        match s {
-            SizeInput::Pages(0) => Err(Error::config("memory", "memory must hold at least one page")),
-            SizeInput::Pages(n) => Ok(MemorySize::Pages(n)),
-            SizeInput::Text(t) => t.parse(),
+/// A config file may hold a size as a whole number of pages or as a string; anything else gets a
+/// message that says which forms exist (the field's path is added by the caller).
+impl<'de> Deserialize<'de> for MemorySize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        const FORMS: &str = "a size: pages (1024), bytes (\"64MiB\") or a share of the footprint (\"10%\")";
+        impl serde::de::Visitor<'_> for V {
+            type Value = MemorySize;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(FORMS)
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<MemorySize, E> {
+                if n == 0 {
+                    return Err(E::custom("memory must hold at least one page, got 0"));
+                }
+                Ok(MemorySize::Pages(n))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<MemorySize, E> {
+                match u64::try_from(n) {
+                    Ok(n) => self.visit_u64(n),
+                    Err(_) => Err(E::custom(format!("expected {FORMS}, got {n}"))),
+                }
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<MemorySize, E> {
+                Err(E::custom(format!("expected {FORMS}, got {v} (a number of pages is whole)")))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<MemorySize, E> {
+                s.parse::<MemorySize>().map_err(|e| match e {
+                    Error::Config { msg, .. } => E::custom(msg),
+                    e => E::custom(e),
+                })
+            }
         }
+        d.deserialize_any(V)
     }
 }
 

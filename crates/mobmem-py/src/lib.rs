@@ -127,8 +127,7 @@ fn open_trace(
 /// Generates a synthetic trace from generator parameters given as JSON.
 #[pyfunction]
 fn generate(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
-    let p: gen::GenParams =
-        serde_json::from_str(params_json).map_err(|e| to_py(py, Error::config("gen", e.to_string())))?;
+    let p: gen::GenParams = mobmem_core::error::from_json("gen", params_json).map_err(|e| to_py(py, e))?;
     let t = detach(py, move || p.generate())?;
     Ok(Trace { inner: Arc::new(t) })
 }
@@ -152,8 +151,7 @@ fn generate_category(
 /// A hybrid DRAM+PCM paper workload (Table 2) as a multi-process buffer-cache trace.
 #[pyfunction]
 fn generate_hybrid(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
-    let g: hybrid_gen::HybridGen =
-        serde_json::from_str(params_json).map_err(|e| to_py(py, Error::config("workload", e.to_string())))?;
+    let g: hybrid_gen::HybridGen = mobmem_core::error::from_json("workload", params_json).map_err(|e| to_py(py, e))?;
     let t = detach(py, move || g.generate())?;
     Ok(Trace { inner: Arc::new(t) })
 }
@@ -220,7 +218,7 @@ fn default_gen_params() -> String {
 }
 
 fn parse_config(py: Python<'_>, json: &str) -> PyResult<SimConfig> {
-    serde_json::from_str(json).map_err(|e| to_py(py, Error::config("config", e.to_string())))
+    mobmem_core::error::from_json("config", json).map_err(|e| to_py(py, e))
 }
 
 /// Runs one simulation; the config and the result are JSON.
@@ -248,8 +246,7 @@ fn simulate_grid(
     devices: Option<PathBuf>,
     threads: usize,
 ) -> PyResult<String> {
-    let cfgs: Vec<SimConfig> =
-        serde_json::from_str(configs_json).map_err(|e| to_py(py, Error::config("configs", e.to_string())))?;
+    let cfgs: Vec<SimConfig> = mobmem_core::error::from_json("configs", configs_json).map_err(|e| to_py(py, e))?;
     let cat = catalog(py, devices)?;
     let t = trace.inner.clone();
     let results = py.detach(move || {
@@ -336,8 +333,7 @@ fn devices(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (name, params_json = "{}"))]
 fn policy_params(py: Python<'_>, name: &str, params_json: &str) -> PyResult<String> {
-    let table: toml::Table =
-        serde_json::from_str(params_json).map_err(|e| to_py(py, Error::config("params", e.to_string())))?;
+    let table: toml::Table = mobmem_core::error::from_json("params", params_json).map_err(|e| to_py(py, e))?;
     let v = policy::resolved_params(name, &table).map_err(|e| to_py(py, e))?;
     Ok(v.to_string())
 }
@@ -372,8 +368,7 @@ fn simulate_phones(
     devices: Option<PathBuf>,
     threads: usize,
 ) -> PyResult<String> {
-    let jobs: Vec<PhoneJob> =
-        serde_json::from_str(jobs_json).map_err(|e| to_py(py, Error::config("jobs", e.to_string())))?;
+    let jobs: Vec<PhoneJob> = mobmem_core::error::from_json("jobs", jobs_json).map_err(|e| to_py(py, e))?;
     let lib = library(py, phones, apps, devices)?;
     let results = detach(py, move || lib.run_all(&jobs, threads).into_iter().collect::<Result<Vec<_>, _>>())?;
     serde_json::to_string(&results).map_err(|e| json_err(py, e))
@@ -410,8 +405,7 @@ fn killers() -> Vec<(&'static str, &'static str)> {
 /// A usage spec (JSON) loaded: its apps, launches as (time_s, app index), and statistics.
 #[pyfunction]
 fn usage(py: Python<'_>, spec_json: &str) -> PyResult<String> {
-    let spec: UsageSpec =
-        serde_json::from_str(spec_json).map_err(|e| to_py(py, Error::config("usage", e.to_string())))?;
+    let spec: UsageSpec = mobmem_core::error::from_json("usage", spec_json).map_err(|e| to_py(py, e))?;
     let u = detach(py, move || spec.load())?;
     let v = serde_json::json!({
         "path": u.path.display().to_string(),

@@ -18,6 +18,8 @@ import argparse
 import os
 from typing import Any
 
+from .args import int_list
+
 WORKLOADS = ("critical-intensive", "non-critical-intensive", "balanced", "stand-by")
 #: Abstract and section 4: critical elapsed time and energy reductions, average, in %.
 PAPER_ELAPSED_CUT = 70.0
@@ -80,7 +82,7 @@ def _point(r: Any) -> dict[str, Any]:
 def _workload(res: dict[str, Any], name: str, trace: Any, kind: str, args: argparse.Namespace) -> None:
     from ..api import run_configs
 
-    mems = [int(m) for m in args.memory.split(",") if m.strip()]
+    mems = int_list("--memory", args.memory)
     if ENERGY_MEMORY not in mems:
         mems.append(ENERGY_MEMORY)
     runs = [(label, pol, args.pcm_share if share else 0.0) for label, pol, share in RUNS]

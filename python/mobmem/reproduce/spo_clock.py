@@ -18,6 +18,8 @@ import argparse
 import os
 from typing import Any
 
+from .args import int_list
+
 PAPER_APPS = ("angrybirds", "youtube", "chrome", "facebook", "farmstory")
 #: Section 3: SPO-CLOCK's I/O-time improvement, average and maximum, in %.
 PAPER_VS_CLOCK = (15.0, 35.1)
@@ -66,7 +68,7 @@ def _workload(res: dict[str, Any], name: str, trace: Any, kind: str, args: argpa
     pols = [p.strip() for p in args.policies.split(",") if p.strip()]
     if "clock" not in pols:
         pols.append("clock")
-    mems = [int(m) for m in args.memory.split(",") if m.strip()]
+    mems = int_list("--memory", args.memory)
     cfgs = [
         {"memory": f"{m}%", "policy": p, "swap": "optane-m10", "storage": "ufs31", "swap_size": "100%"}
         for m in mems

@@ -244,8 +244,8 @@ impl DeviceSpec {
 /// A devices file: device tables, and optionally energy models under `energy_models` and memory
 /// tiers under `tiers`.
 /// (A hand-written map visitor rather than `serde(flatten)`, which would lose error positions.)
-#[derive(Default)]
-struct DeviceFile {
+#[derive(Debug, Clone, Default)]
+pub struct DeviceFile {
     energy_models: BTreeMap<String, EnergyModel>,
     tiers: BTreeMap<String, tier::TierSpec>,
     devices: BTreeMap<String, DeviceSpec>,
@@ -300,7 +300,7 @@ impl Catalog {
 
     /// Adds (or overrides) energy models from TOML text (tables with `kind = "lpddr" | "emmc"`).
     pub fn add_models_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let models: BTreeMap<String, EnergyModel> = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        let models: BTreeMap<String, EnergyModel> = crate::error::from_toml(origin, text)?;
         for (name, m) in models {
             m.validate(&name)?;
             self.models.insert(name, m);
@@ -323,7 +323,11 @@ impl Catalog {
     /// A table `[energy_models.NAME]` in the same file adds energy models (read first, so the
     /// file's devices may name them).
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let file: DeviceFile = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        self.add_file(crate::error::from_toml(origin, text)?)
+    }
+
+    /// Adds what a parsed devices file (or a run file's `[devices]`) holds.
+    pub fn add_file(&mut self, file: DeviceFile) -> Result<()> {
         for (name, m) in file.energy_models {
             m.validate(&name)?;
             self.models.insert(name, m);

@@ -127,7 +127,7 @@ impl AppCatalog {
 
     /// Adds (or overrides, field by field) defaults, categories and apps from TOML text.
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let f: File = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        let f: File = crate::error::from_toml(origin, text)?;
         // Built on a copy, so that a file with an error changes nothing.
         let mut next = self.clone();
         if let Some(d) = f.defaults {

@@ -365,11 +365,10 @@ impl Phones {
     }
 
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let t: BTreeMap<String, toml::Table> = toml::from_str(text).map_err(|e| Error::toml(origin, text, e))?;
+        // Typed first, so that an error names its line and key; kept as tables for overrides.
+        crate::error::from_toml::<BTreeMap<String, Phone>>(origin, text)?;
+        let t: BTreeMap<String, toml::Table> = crate::error::from_toml(origin, text)?;
         for (name, table) in t {
-            Phone::deserialize(toml::Value::Table(table.clone())).map_err(|e| {
-                Error::config(format!("{}: {name}", origin.display()), e.to_string().trim().to_string())
-            })?;
             self.phones.insert(name, table);
         }
         Ok(())

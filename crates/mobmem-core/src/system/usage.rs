@@ -145,6 +145,12 @@ impl UsageTrace {
         let cols: &[&[&str]] = &[&["time_s", "timestamp_seconds"], &["app"], &["user"]];
         let table = Table::read(path, "usage trace", cols, &[TIME, APP])?;
         let by_user = table.has(USER);
+        if let (false, Some(u)) = (by_user, user) {
+            return Err(Error::config(
+                "user",
+                format!("user {u:?} chosen, but {} has no user column (one user's launches)", path.display()),
+            ));
+        }
         if by_user && user.is_none() {
             return Err(Error::config("user", format!("{} holds several users' launches: choose one", path.display())));
         }
@@ -387,6 +393,9 @@ mod tests {
         let p = file("u.csv", "user,timestamp_seconds,app\nx,1,a\ny,2,b\nx,3,c\n");
         assert!(UsageTrace::load(&p, None).unwrap_err().to_string().contains("choose one"));
         assert_eq!(UsageTrace::load(&p, Some("x")).unwrap().launches.len(), 2);
+        let one = file("one.csv", "time_s,app\n1,a\n");
+        let e = UsageTrace::load(&one, Some("x")).unwrap_err().to_string();
+        assert!(e.contains("no user column"), "{e}");
         let e = UsageTrace::load(&p, Some("z")).unwrap_err().to_string();
         assert!(e.contains("users: x, y"), "{e}");
         for (text, want) in [

@@ -1,0 +1,117 @@
+"""Hostile input, as a careless or malicious user gives it: every bad value is a clear error with
+its own exit code, never a traceback, an abort or a hang; files are checked and written whole."""
+
+from __future__ import annotations
+
+import pytest
+
+import mobmem
+from mobmem import cli as cli_mod
+
+from conftest import DATA, cli, write
+
+SQLITE = str(DATA / "sqlite_60k.txt.zst")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "needle"),
+    [
+        (["compare", "-t", SQLITE, "--policies", ""], 3, "policies"),
+        (["compare", "-t", SQLITE, "--policies", ","], 3, "policies"),
+        (["compare", "-t", SQLITE, "--memory", ""], 3, "memories"),
+        (["compare", "-t", SQLITE, "--threads", "-1"], 3, "threads"),
+        (["energy", "--swap-ins", "-5", "--swap-outs", "3"], 3, "swap_ins"),
+        (["energy", "--swap-ins", "5", "--swap-outs", "3", "--duration", "inf"], 3, "duration"),
+        (["reproduce", "spo-clock", "--memory", "abc"], 3, "'abc'"),
+        (["gen", "--accesses", "10G", "-o", "/tmp/never-written.mobt"], 3, "of memory"),
+        (["gen", "--accesses", "0", "-o", "/tmp/never-written.mobt"], 3, "at least 1"),
+        (["gen", "--accesses", "1.5", "-o", "/tmp/never-written.mobt"], 3, "whole number"),
+        (["run", "-t", SQLITE, "--swap-size", "10zz"], 3, "swap_size"),
+        (["run", "-t", SQLITE, "--threads", "2"], 2, "unrecognized"),
+        (["phone", "tests/data/usage_window_12apps.csv", "--user", "bob"], 3, "no user column"),
+        (["phone", "--synthetic", "5,10,1", "--gap", "1e300"], 3, "ten years"),
+        (["phone", "--synthetic", "5,10,1", "--gap", "-5"], 3, "gap_s"),
+        (["stats", "/no/such/trace"], 4, "no such file"),
+    ],
+)
+def test_bad_values_are_errors_with_their_own_exit_code(args, code, needle):
+    p = cli(*args, ok=False)
+    assert p.returncode == code, p.stderr
+    assert needle in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.startswith("mobmem: error: ") or p.stderr.startswith("usage: "), p.stderr
+
+
+def test_internal_names_do_not_leak_into_messages(tmp_path):
+    run = write(
+        tmp_path, "run.toml", f'[trace]\npath = "{SQLITE}"\n\n[sim]\nmemory = "10%"\nswap_size = -5\n'
+    )
+    p = cli("run", "--config", str(run), ok=False)
+    assert p.returncode == 4 and f"{run}:6: sim.swap_size: expected a size" in p.stderr, p.stderr
+    assert "untagged" not in p.stderr and "SizeInput" not in p.stderr
+    # Values that reach the core through its JSON arguments: the field, never a JSON position.
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(SQLITE, swap_size="10zz")
+    assert e.value.field == "swap_size" and "column" not in str(e.value)
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(SQLITE, page_size=-1)
+    assert e.value.field == "page_size" and "column" not in str(e.value), str(e.value)
+
+
+def test_out_of_memory_and_bugs_have_their_own_codes(tmp_path, monkeypatch, capsys):
+    writes = write(tmp_path, "w.txt", "1 W\n2 W\n3 W\n")
+    p = cli("run", "-t", str(writes), "--memory", "1", "--swap-size", "1", ok=False)
+    assert p.returncode == 5 and "out of memory" in p.stderr
+
+    # Anything unexpected is reported as a bug in one line (no traceback) with code 70.
+    def broken(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli_mod, "cmd_policies", broken)
+    monkeypatch.delenv("MOBMEM_DEBUG", raising=False)
+    assert cli_mod.main(["policies"]) == 70
+    err = capsys.readouterr().err
+    assert "internal error (a bug in mobmem" in err and "RuntimeError: boom" in err and "Traceback" not in err
+    assert cli_mod.exit_code(mobmem.errors.InvariantError("x")) == 70
+
+
+def test_python_api_refuses_bad_values_with_typed_errors():
+    t = mobmem.Trace.open(SQLITE)
+    for call, field in [
+        (lambda: mobmem.compare(t, policies=[]), "policies"),
+        (lambda: mobmem.grid(t, memories=[]), "memories"),
+        (lambda: mobmem.grid(t, threads=-1), "threads"),
+        (lambda: mobmem.swap_energy("lpddr2-dram", -5, 1, 900, 1 << 20), "swap_ins"),
+        (lambda: t.head(-1), "n"),
+        (lambda: t.stats(page_size=2**70), "page_size"),
+        (lambda: mobmem.Trace.generate("angrybirds", accesses=0), "gen.accesses"),
+    ]:
+        with pytest.raises(mobmem.ConfigError) as e:
+            call()
+        assert e.value.field == field, (field, str(e.value))
+
+
+def test_skipped_lines_are_reported_by_compare(tmp_path):
+    bad = write(tmp_path, "bad.txt", "1 R\n2 R\nzz\n3 W\n")
+    p = cli("compare", "-t", str(bad), "--skip-bad-lines", "--policies", "lru", "--memory", "2")
+    assert f"malformed lines skipped: 1 (first: {bad}:3:" in p.stdout
+
+
+def test_a_byte_order_mark_is_not_part_of_the_header(tmp_path):
+    usage = write(tmp_path, "u.csv", "\ufefftime_s,app\n0,chrome\n30,youtube\n")
+    r = mobmem.simulate_phone(mobmem.phone.usage_file(usage), "nexus5")
+    assert r.meters["launches"] == 2
+
+
+def test_outputs_are_written_whole(tmp_path):
+    out = tmp_path / "t.mobt.zst"
+    cli("convert", SQLITE, str(out))
+    assert [p.name for p in tmp_path.iterdir()] == ["t.mobt.zst"]
+    assert mobmem.Trace.open(out).stats()["accesses"] == 60_000
+    # A corrupted binary is refused, naming the file.
+    raw = tmp_path / "t.mobt"
+    cli("convert", SQLITE, str(raw))
+    b = bytearray(raw.read_bytes())
+    b[100] ^= 0x10
+    raw.write_bytes(bytes(b))
+    p = cli("stats", str(raw), ok=False)
+    assert p.returncode == 4 and str(raw) in p.stderr and "checksum mismatch" in p.stderr
