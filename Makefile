@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 
-.PHONY: install demo test test-rust test-python lint fmt bench clean
+.PHONY: install demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,7 +24,7 @@ demo: install
 	$(BIN)/mobmem demo
 
 test-rust:
-	cargo test -p mobmem-core --release --quiet
+	cargo test -p mobmem-core -p mobmem-fuzz --release --quiet
 
 test-python: install
 	$(BIN)/pytest -q
@@ -42,6 +42,16 @@ fmt: $(STAMP)
 	cargo fmt --all
 	$(BIN)/ruff format python tests bench
 	$(BIN)/ruff check --fix python tests bench
+
+# The fuzzing harness (docs/RELIABILITY.md): mutated inputs for every reader, in workers limited to
+# 1 GiB and 10 s each; failures are kept in tests/data/fuzz/ (replayed by `make test`).
+FUZZ_SECONDS ?= 1800
+fuzz:
+	cargo run -p mobmem-fuzz --release --quiet -- run --seconds $(FUZZ_SECONDS) --jobs 2 --corpus tests/data/fuzz --out tests/data/fuzz
+
+# A short run for CI: under a minute, failures printed (and the run fails).
+fuzz-smoke:
+	cargo run -p mobmem-fuzz --release --quiet -- run --seconds 45 --jobs 2 --seed 1 --corpus tests/data/fuzz
 
 bench: install
 	$(BIN)/python bench/bench.py

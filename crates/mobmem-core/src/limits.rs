@@ -6,13 +6,30 @@
 
 use crate::error::{Error, Result};
 
-/// Memory the system says it can give now (`MemAvailable` of /proc/meminfo), in bytes; `None`
-/// where that is not known (then only the address space bounds an allocation).
+/// Memory this process can have now, in bytes: the least of what the system says it can give
+/// (`MemAvailable`), what its container may still use (cgroup v2 `memory.max − memory.current`)
+/// and its address-space limit (`ulimit -v`, less what is mapped already). `None` where none of
+/// them is known (then only the allocator says no).
 pub fn available_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
+    let meminfo = || -> Option<u64> {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok()?.checked_mul(1024)
+    };
+    let cgroup = || -> Option<u64> {
+        let read = |f: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok()?.trim().parse::<u64>().ok();
+        Some(read("memory.max")?.saturating_sub(read("memory.current").unwrap_or(0)))
+    };
+    let address_space = || -> Option<u64> {
+        let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+        let line = limits.lines().find(|l| l.starts_with("Max address space"))?;
+        let soft: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let vm = status.lines().find(|l| l.starts_with("VmSize:"))?;
+        let used = vm.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
+        Some(soft.saturating_sub(used))
+    };
+    [meminfo(), cgroup(), address_space()].into_iter().flatten().min()
 }
 
 /// Human-readable bytes for messages: `1.5 GiB`.

@@ -9,6 +9,11 @@ use std::path::Path;
 
 pub const BUILTIN: &str = include_str!("apps.toml");
 
+/// Largest app (and file data) the catalog takes, MiB: 1 TiB, so that page counts fit their type.
+const MAX_APP_MIB: f64 = 1048576.0;
+/// Most foreground page touches per second an app may make (one per µs).
+const MAX_TOUCH_RATE: f64 = 1e6;
+
 /// An app, category or defaults table as written: every field optional.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -207,7 +212,7 @@ impl AppCatalog {
         let num = |f: &str, v: Option<f64>| -> Result<f64> {
             let v = v.ok_or_else(|| Error::config(field(f), "missing (and no default)"))?;
             if !(v >= 0.0 && v.is_finite()) {
-                return Err(Error::config(field(f), format!("{v} must be a finite number ≥ 0")));
+                return Err(Error::config(field(f), format!("{v:?} must be a finite number ≥ 0")));
             }
             Ok(v)
         };
@@ -222,9 +227,21 @@ impl AppCatalog {
         if size_mib <= 0.0 {
             return Err(Error::config(field("size_mib"), "must be positive"));
         }
+        if size_mib > MAX_APP_MIB {
+            return Err(Error::config(
+                field("size_mib"),
+                format!("{size_mib:?} MiB is more than an app can be (≤ 1 TiB)"),
+            ));
+        }
         let anon_share = share("anon_share", s.anon_share)?;
         // An app's own size sets its file part unless its own table gives file_mib.
         let file_mib = match app.file_mib {
+            Some(v) if v > MAX_APP_MIB => {
+                return Err(Error::config(
+                    field("file_mib"),
+                    format!("{v:?} MiB is more than an app can read (≤ 1 TiB)"),
+                ))
+            }
             Some(v) => num("file_mib", Some(v))?,
             None => size_mib * (1.0 - anon_share),
         };
@@ -240,6 +257,23 @@ impl AppCatalog {
         if !crate::trace::procs::valid_adj(adj) || adj < 0 {
             return Err(Error::config(field("bg_adj"), format!("{adj} is not an app's oom_score_adj (0–1000)")));
         }
+        // What one launch or one background round may ask for is bounded by what the app has and by
+        // a touch rate no phone reaches, so that a run's cost stays that of real work.
+        let fg_pages_per_s = num("fg_pages_per_s", s.fg_pages_per_s)?;
+        if fg_pages_per_s > MAX_TOUCH_RATE {
+            return Err(Error::config(
+                field("fg_pages_per_s"),
+                format!("{fg_pages_per_s:?} touches per second is more than a CPU makes (≤ {MAX_TOUCH_RATE:?})"),
+            ));
+        }
+        let bg_pages = s.bg_pages.unwrap_or(0);
+        let most = ((size_mib + file_mib) * 2048.0) as u64;
+        if bg_pages > most {
+            return Err(Error::config(
+                field("bg_pages"),
+                format!("{bg_pages} pages per round is more than the app has ({most} at the smallest page size)"),
+            ));
+        }
         Ok(AppProfile {
             name: name.to_string(),
             category: cat_name,
@@ -253,12 +287,12 @@ impl AppCatalog {
             resume_cpu_s: num("resume_cpu_s", s.resume_cpu_s)?,
             resume_share: share("resume_share", s.resume_share)?,
             resume_write_share: share("resume_write_share", s.resume_write_share)?,
-            fg_pages_per_s: num("fg_pages_per_s", s.fg_pages_per_s)?,
+            fg_pages_per_s,
             fg_hot_share: share("fg_hot_share", s.fg_hot_share)?,
             fg_hot_prob: share("fg_hot_prob", s.fg_hot_prob)?,
             fg_write_share: share("fg_write_share", s.fg_write_share)?,
             bg_period_s: num("bg_period_s", s.bg_period_s)?,
-            bg_pages: s.bg_pages.unwrap_or(0),
+            bg_pages,
             bg_adj: adj,
             source: s.source.unwrap_or_default(),
             known: false,

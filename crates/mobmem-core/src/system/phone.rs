@@ -306,7 +306,7 @@ impl Phone {
         self.ux.validate()?;
         let pos = |f: &str, v: f64| {
             if !(v >= 0.0 && v.is_finite()) {
-                return Err(Error::config(f, format!("{v} must be a finite number ≥ 0")));
+                return Err(Error::config(f, format!("{v:?} must be a finite number ≥ 0")));
             }
             Ok(())
         };
@@ -345,6 +345,20 @@ impl Phone {
             }
             pos(&f("anon_mib"), s.anon_mib)?;
             pos(&f("file_mib"), s.file_mib)?;
+            let own = ((s.anon_mib + s.file_mib) * 1048576.0 / self.page_size as f64).ceil() as u64;
+            if s.pages > own {
+                return Err(Error::config(
+                    f("pages"),
+                    format!("{} pages per period is more than the process has ({own})", s.pages),
+                ));
+            }
+            let dram_mib = (self.layout()?.dram_pages * self.page_size) as f64 / 1048576.0;
+            if s.anon_mib + s.file_mib > dram_mib {
+                return Err(Error::config(
+                    f("anon_mib"),
+                    format!("{:?} + {:?} MiB is more than the phone's {dram_mib} MiB of DRAM", s.anon_mib, s.file_mib),
+                ));
+            }
             pos(&f("period_s"), s.period_s)?;
         }
         Ok(())
@@ -400,8 +414,10 @@ impl Phones {
         for (k, v) in overrides {
             t.insert(k.clone(), v.clone());
         }
-        Phone::deserialize(toml::Value::Table(t))
-            .map_err(|e| Error::config(format!("phone {name}"), e.to_string().trim().to_string()))
+        serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
+            let key = e.path().to_string();
+            Error::config(if key == "." { format!("phone {name}") } else { key }, e.into_inner().message().trim())
+        })
     }
 }
 

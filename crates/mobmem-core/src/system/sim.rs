@@ -988,7 +988,9 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         })
         .collect();
     let bg: Vec<bool> = profiles.iter().map(|p| p.bg_period_s > 0.0 && p.bg_pages > 0).collect();
-    let (ranges, _) = Ranges::plan(base, &shapes, &bg, phone.max_cached)?;
+    let (ranges, ids) = Ranges::plan(base, &shapes, &bg, phone.max_cached)?;
+    // Each id costs its flags, owner, kind and the policy's state: some tens of bytes.
+    crate::limits::ensure_fits("usage", "page ids (system processes and apps)", ids, 48)?;
     let first_app_pid = procs.len();
     for (i, prof) in profiles.iter().enumerate() {
         let (na, nf) = shapes[i];
