@@ -296,3 +296,19 @@ fn memory_is_bounded_by_what_can_be_alive_not_by_apps_ever_seen() {
     // Page ids: the system processes (nexus5: 48 + 160 + 24 + 16 MiB) plus 64 apps' ranges, not 300.
     assert_eq!(r.meters.page_ids, (248 + 64 * 40) * 256);
 }
+
+#[test]
+fn slow_foreground_apps_still_advance() {
+    // One touch per second is slower than the 100 ms steps background work interleaves with: the
+    // session must still advance a touch at a time (it once looped forever here).
+    let mut lib = Library::builtin();
+    lib.apps.add_toml("[defaults]\nfg_pages_per_s = 1.0\n", std::path::Path::new("<test>")).unwrap();
+    let j = job("nexus5", &[("session_s", toml::Value::Float(30.0))], usage_file("slow.csv", 3, 100.0), 1);
+    let r = lib.run(&j).unwrap();
+    consistent(&r);
+    // Three sessions of 30 s at one touch per second (the last launch's session is whole too).
+    let fg: u64 = r.meters.touches;
+    assert!(fg > 0);
+    let again = lib.run(&j).unwrap();
+    assert_eq!(again.meters.touches, fg, "deterministic");
+}

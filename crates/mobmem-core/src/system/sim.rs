@@ -665,7 +665,8 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             let dt = 1e9 / rate;
             let mut w = Waits::default();
             while clock + dt <= end {
-                let step_end = (clock + STEP_NS).min(end);
+                // At least one touch per step: a rate below 1/STEP_NS would otherwise never advance.
+                let step_end = (clock + STEP_NS.max(dt)).min(end);
                 self.background(step_end)?;
                 while clock + dt <= step_end {
                     clock += dt;
