@@ -44,14 +44,15 @@ fmt: $(STAMP)
 	$(BIN)/ruff check --fix python tests bench
 
 # The fuzzing harness (docs/RELIABILITY.md): mutated inputs for every reader, in workers limited to
-# 1 GiB and 10 s each; failures are kept in tests/data/fuzz/ (replayed by `make test`).
+# 1 GiB and 10 s each, built with overflow checks (profile fuzz); failures are kept in
+# tests/data/fuzz/ (replayed by `make test`).
 FUZZ_SECONDS ?= 1800
 fuzz:
-	cargo run -p mobmem-fuzz --release --quiet -- run --seconds $(FUZZ_SECONDS) --jobs 2 --corpus tests/data/fuzz --out tests/data/fuzz
+	cargo run -p mobmem-fuzz --profile fuzz --quiet -- run --seconds $(FUZZ_SECONDS) --jobs 2 --corpus tests/data/fuzz --out tests/data/fuzz
 
 # A short run for CI: under a minute, failures printed (and the run fails).
 fuzz-smoke:
-	cargo run -p mobmem-fuzz --release --quiet -- run --seconds 45 --jobs 2 --seed 1 --corpus tests/data/fuzz
+	cargo run -p mobmem-fuzz --profile fuzz --quiet -- run --seconds 45 --jobs 2 --seed 1 --corpus tests/data/fuzz
 
 bench: install
 	$(BIN)/python bench/bench.py

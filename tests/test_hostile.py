@@ -115,3 +115,29 @@ def test_outputs_are_written_whole(tmp_path):
     raw.write_bytes(bytes(b))
     p = cli("stats", str(raw), ok=False)
     assert p.returncode == 4 and str(raw) in p.stderr and "checksum mismatch" in p.stderr
+
+
+def test_the_readme_lists_the_exit_codes_the_cli_uses():
+    readme = (DATA.parent.parent / "README.md").read_text()
+    for code, name in [
+        (cli_mod.EXIT_USAGE, "usage error"),
+        (cli_mod.EXIT_CONFIG, "ConfigError"),
+        (cli_mod.EXIT_INPUT, "TraceFormatError"),
+        (cli_mod.EXIT_OUT_OF_MEMORY, "OutOfMemoryError"),
+        (cli_mod.EXIT_INTERNAL, "InvariantError"),
+        (cli_mod.EXIT_INTERRUPTED, "interrupted"),
+    ]:
+        row = next((line for line in readme.splitlines() if line.startswith(f"| {code} |")), "")
+        assert name in row, (code, name, row)
+
+
+def test_crasher_files_are_refused_from_python_too():
+    """The kept fuzz inputs that once aborted the process (a notebook's kernel with it)."""
+    kept = DATA / "fuzz"
+    for name in ["binary/header-accesses-2e38.mobt", "compressed/header-accesses-2e38.mobt.zst"]:
+        with pytest.raises(mobmem.TraceFormatError) as e:
+            mobmem.Trace.open(kept / name)
+        assert e.value.path.endswith(name.split("/")[1]), e.value.path
+    with pytest.raises(mobmem.TraceFormatError) as e:
+        mobmem.Trace.open(kept / "lackey/size-near-2e64.lackey")
+    assert e.value.line == 2 and "18446744073709551615" in str(e.value)

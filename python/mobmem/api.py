@@ -24,7 +24,7 @@ _FORMAT_BY_EXT = {".mobt": "binary", ".bin": "binary", ".csv": "csv", ".txt": "t
 _MAX_WHOLE = 2**63 - 1
 
 
-def whole(field: str, v: Any, minimum: int = 0) -> int:
+def whole(field: str, v: Any, minimum: int = 0, maximum: int = _MAX_WHOLE) -> int:
     """``v`` as a whole number ≥ ``minimum`` that the core can take, else :class:`ConfigError`
     naming ``field`` (a negative count would otherwise surface as Python's ``OverflowError``)."""
     from .errors import ConfigError
@@ -32,8 +32,8 @@ def whole(field: str, v: Any, minimum: int = 0) -> int:
     if isinstance(v, bool) or not hasattr(v, "__index__"):
         raise ConfigError(f"{field} must be a whole number, got {v!r}", field)
     n = int(v.__index__())
-    if not minimum <= n <= _MAX_WHOLE:
-        raise ConfigError(f"{field} must be a whole number from {minimum} to {_MAX_WHOLE}, got {n}", field)
+    if not minimum <= n <= maximum:
+        raise ConfigError(f"{field} must be a whole number from {minimum} to {maximum}, got {n}", field)
     return n
 
 
@@ -117,7 +117,7 @@ class Trace:
         return cls(
             _core.generate_category(
                 name,
-                whole("rounds", rounds, 1),
+                whole("rounds", rounds, 1, 2**32 - 1),
                 whole("accesses_per_turn", accesses_per_turn, 1),
                 whole("seed", seed),
                 anon_rw_share,

@@ -48,8 +48,7 @@ impl Error {
 
     /// A TOML parse error of `text` (read from `path`), with the line it points at.
     pub fn toml(path: &Path, text: &str, e: toml::de::Error) -> Self {
-        let line = e.span().map(|s| text[..s.start].matches('\n').count() as u64 + 1).unwrap_or(0);
-        Error::format(path, line, e.message().trim().to_string())
+        Error::format(path, line_of(text, e.span()), e.message().trim().to_string())
     }
 
     /// Wraps an I/O error; a missing file becomes `NotFound`, and a compressed stream that ends
@@ -62,13 +61,19 @@ impl Error {
     }
 }
 
+/// The 1-based line a byte span starts on (0 when there is none), counted in bytes so that a span
+/// inside a multi-byte character cannot split it.
+fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> u64 {
+    span.map_or(0, |s| text.as_bytes()[..s.start.min(text.len())].iter().filter(|&&c| c == b'\n').count() as u64 + 1)
+}
+
 /// Parses TOML text read from `path`; an error names the file, the line and the key's path
 /// (`sim.swap_size: unknown unit …`).
 pub fn from_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     serde_path_to_error::deserialize(toml::Deserializer::new(text)).map_err(|e| {
         let key = e.path().to_string();
         let inner = e.into_inner();
-        let line = inner.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1).unwrap_or(0);
+        let line = line_of(text, inner.span());
         let msg = inner.message().trim();
         Error::format(path, line, if key == "." { msg.to_string() } else { format!("{key}: {msg}") })
     })

@@ -144,7 +144,9 @@ pub fn parse_count(field: &str, s: &str) -> Result<u64> {
     if !(n >= 0.0 && n.is_finite()) {
         return Err(bad());
     }
-    // A count is whole: 1.5 of something is a mistake, not 2 of it (1.5M is 1,500,000).
+    // A count is whole: 1.5 of something is a mistake, not 2 of it (1.5M is 1,500,000; 1.1k is
+    // 1100 although 1.1 × 1000 is 1100.0000000000002 in binary floating point).
+    let n = if (n - n.round()).abs() <= 1e-9 * n.max(1.0) { n.round() } else { n };
     if n.fract() != 0.0 {
         return Err(Error::config(field, format!("{s:?} is not a whole number")));
     }
@@ -157,6 +159,16 @@ pub fn parse_count(field: &str, s: &str) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_whole() {
+        assert_eq!(parse_count("n", "1.1k").unwrap(), 1100);
+        assert_eq!(parse_count("n", "1.5M").unwrap(), 1_500_000);
+        assert_eq!(parse_count("n", "7").unwrap(), 7);
+        for bad in ["1.5", "0.0003k", "-1", "lots", "1e300G", "NaN"] {
+            assert!(parse_count("n", bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn parses_all_forms() {

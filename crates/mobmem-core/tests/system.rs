@@ -266,22 +266,22 @@ fn usage_file(name: &str, apps: usize, gap_s: f64) -> UsageSpec {
 #[test]
 fn idle_time_costs_rounds_not_seconds() {
     // Five launches nine years apart: the system server's 1 s background work would be 2.8e8
-    // rounds per gap; the cap makes each gap cost at most `max_bg_rounds` rounds.
+    // rounds of 64 pages per gap; the budget makes each gap cost at most `max_bg_touches` touches.
     let gap = 9.0 * 365.25 * 86400.0 / 4.0;
-    let lim = toml::Value::Integer(1000);
-    let r = run("nexus5", &[("max_bg_rounds", lim)], usage_file("idle.csv", 5, gap), 1);
+    let lim = toml::Value::Integer(64_000);
+    let r = run("nexus5", &[("max_bg_touches", lim)], usage_file("idle.csv", 5, gap), 1);
     consistent(&r);
     // The system process hits the cap in each of the four gaps and after the last launch's session.
     assert_eq!(r.meters.bg_rounds_capped, 4);
     assert!(r.meters.touches < 5 * 1000 * 64 + 5_000_000, "{} touches", r.meters.touches);
     // Below the cap nothing changes: a gap of 100 s runs its 100 rounds either way.
     let short = |cap: i64| {
-        let r = run("nexus5", &[("max_bg_rounds", toml::Value::Integer(cap))], usage_file("s.csv", 5, 100.0), 1);
+        let r = run("nexus5", &[("max_bg_touches", toml::Value::Integer(cap))], usage_file("s.csv", 5, 100.0), 1);
         (r.meters.bg_rounds_capped, r.pages.accesses, r.pages.faults)
     };
-    let (capped, acc, faults) = short(65536);
+    let (capped, acc, faults) = short(1 << 22);
     assert_eq!(capped, 0);
-    assert_eq!(short(200), (0, acc, faults));
+    assert_eq!(short(200 * 64), (0, acc, faults));
 }
 
 #[test]

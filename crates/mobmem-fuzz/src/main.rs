@@ -121,7 +121,10 @@ fn corpus(opts: &Opts) -> Vec<Vec<Vec<u8>>> {
             let mut seeds = (t.seeds)();
             for dir in &opts.corpus {
                 for f in files(&dir.join(t.name)) {
-                    seeds.extend(std::fs::read(f).ok());
+                    let Ok(b) = std::fs::read(f) else { continue };
+                    // Kept inputs of a compressing target are compressed: mutate what they hold.
+                    let plain = t.compress.then(|| mutate::decompress(&b)).flatten();
+                    seeds.push(plain.unwrap_or(b));
                 }
             }
             seeds
@@ -192,9 +195,15 @@ fn run(opts: &Opts) -> i32 {
                             }
                         },
                     };
-                    let (verdict, alive) = wk.run(target, &input, opts.timeout);
-                    if !alive {
+                    let (mut verdict, alive) = wk.run(target, &input, opts.timeout);
+                    if !alive || matches!(verdict, Verdict::Failed { .. }) {
                         w = None;
+                    }
+                    if let Verdict::Failed { kind: "hang" | "memory" | "crash", .. } = verdict {
+                        // Confirmed on a fresh worker: not leftover state, nor a machine busy elsewhere.
+                        if let Ok(mut fresh) = Worker::start(opts.memory_mib << 20, err.clone()) {
+                            verdict = fresh.run(target, &input, opts.timeout).0;
+                        }
                     }
                     let t = &tallies[target];
                     t.execs.fetch_add(1, Ordering::Relaxed);
@@ -260,7 +269,7 @@ fn replay(dir: &Path, opts: &Opts) -> i32 {
             };
             let t0 = Instant::now();
             let (verdict, alive) = wk.run(ti, &input, opts.timeout);
-            if !alive {
+            if !alive || matches!(verdict, Verdict::Failed { .. }) {
                 w = None;
             }
             n += 1;

@@ -101,6 +101,8 @@ pub fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
     let mut b = input.to_vec();
     for _ in 0..1 + rng.below(4) {
         one(rng, &mut b, other);
+        // After each mutation: repeated lines would otherwise grow without bound in the supervisor.
+        b.truncate(MAX_LEN);
     }
     b.truncate(MAX_LEN);
     fix_checksum(&mut b, rng);
@@ -154,7 +156,8 @@ fn one(rng: &mut Rng, b: &mut Vec<u8>, other: &[u8]) {
             if let Some(&(s, e)) = lines.get(rng.below(lines.len())) {
                 let line = b[s..e].to_vec();
                 let most = if rng.chance(10) { 5000 } else { 20 };
-                let times = 1 + rng.below(most);
+                let room = MAX_LEN.saturating_sub(b.len()) / line.len().max(1);
+                let times = (1 + rng.below(most)).min(room);
                 let at = e.min(b.len());
                 b.splice(at..at, line.iter().copied().cycle().take(line.len() * times));
             }
@@ -185,6 +188,21 @@ fn fix_checksum(b: &mut [u8], rng: &mut Rng) {
         let sum = xxh3_64(&b[..n]);
         b[n..].copy_from_slice(&sum.to_le_bytes());
     }
+}
+
+/// What a gzip or zstd container holds (at most `MAX_LEN` bytes); `None` for anything else.
+pub fn decompress(b: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let r: Box<dyn Read + '_> = if b.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::MultiGzDecoder::new(b))
+    } else if b.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Box::new(zstd::stream::read::Decoder::new(b).ok()?)
+    } else {
+        return None;
+    };
+    let _ = r.take(MAX_LEN as u64).read_to_end(&mut out);
+    Some(out)
 }
 
 /// Wraps `b` in gzip or zstd (sometimes damaging the compressed bytes too).

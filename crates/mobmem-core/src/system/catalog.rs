@@ -266,6 +266,13 @@ impl AppCatalog {
                 format!("{fg_pages_per_s:?} touches per second is more than a CPU makes (≤ {MAX_TOUCH_RATE:?})"),
             ));
         }
+        let bg_period_s = num("bg_period_s", s.bg_period_s)?;
+        if bg_period_s > 0.0 && bg_period_s < super::phone::MIN_PERIOD_S {
+            return Err(Error::config(
+                field("bg_period_s"),
+                format!("{bg_period_s:?} s: periods are at least 1 ms (0: none)"),
+            ));
+        }
         let bg_pages = s.bg_pages.unwrap_or(0);
         let most = ((size_mib + file_mib) * 2048.0) as u64;
         if bg_pages > most {
@@ -291,7 +298,7 @@ impl AppCatalog {
             fg_hot_share: share("fg_hot_share", s.fg_hot_share)?,
             fg_hot_prob: share("fg_hot_prob", s.fg_hot_prob)?,
             fg_write_share: share("fg_write_share", s.fg_write_share)?,
-            bg_period_s: num("bg_period_s", s.bg_period_s)?,
+            bg_period_s,
             bg_pages,
             bg_adj: adj,
             source: s.source.unwrap_or_default(),

@@ -102,8 +102,8 @@ pub struct SystemMeters {
     /// Memory stall of all work (direct reclaim, swap-ins, refaults), ms.
     pub stall_ms: f64,
     pub kswapd_wakes: u64,
-    /// Times a process reached `max_bg_rounds` between two launches and went quiet until the next
-    /// launch (long idle gaps; see the phone's `max_bg_rounds`).
+    /// Times a process reached `max_bg_touches` between two launches and went quiet until the next
+    /// launch (long idle gaps; see the phone's `max_bg_touches`).
     pub bg_rounds_capped: u64,
     /// Starting apps that took the page ids of an app that had died (usage traces naming more
     /// apps of one size than can be alive at once; see `system/ranges.rs`).

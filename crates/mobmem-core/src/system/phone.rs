@@ -100,6 +100,10 @@ fn d_killer() -> String {
     "minfree".into()
 }
 
+/// Shortest period of background work (1 ms): a shorter one would be a busy loop, and it keeps
+/// the clock's steps far above its rounding.
+pub const MIN_PERIOD_S: f64 = 1e-3;
+
 /// A phone. `Option` fields fall back to the preset's value, then to the defaults here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,14 +161,14 @@ pub struct Phone {
     /// Foreground activity after a launch lasts until the next launch, at most this long.
     #[serde(default = "d_session")]
     pub session_s: f64,
-    /// Background rounds a process runs at most between two launches. An idle gap then costs
-    /// launches and touches, not seconds: over a long gap a process's periodic touches reached
-    /// their steady state long before (and Android's Doze defers background work on an idle
-    /// phone). The default is above what the real logs' longest gap (14.8 h) needs at the
-    /// presets' shortest period (the system server's 1 s: 53,280 rounds), so that they run as
-    /// without a cap; a gap then costs at most 65,536 rounds of each process with background work.
-    #[serde(default = "d_bg_rounds")]
-    pub max_bg_rounds: u64,
+    /// Page touches of background work a process makes at most between two launches (its rounds
+    /// stop when the next would pass this). An idle gap then costs launches and touches, not
+    /// seconds: over a long gap a process's periodic touches reached their steady state long before
+    /// (and Android's Doze defers background work on an idle phone). The default is above what the
+    /// real logs' longest gap (14.8 h) needs at the presets' busiest background work (the system
+    /// server's 64 pages a second: 3,409,920 touches), so that they run as without a budget.
+    #[serde(default = "d_bg_touches")]
+    pub max_bg_touches: u64,
     /// Power of the whole phone while an app loads (CPU, display, memory), for launch energy.
     #[serde(default = "d_active_mw")]
     pub active_mw: f64,
@@ -206,8 +210,8 @@ fn d_backlog() -> f64 {
 fn d_session() -> f64 {
     60.0
 }
-fn d_bg_rounds() -> u64 {
-    65536
+fn d_bg_touches() -> u64 {
+    1 << 22
 }
 fn d_active_mw() -> f64 {
     1500.0
@@ -234,7 +238,9 @@ pub struct Layout {
 fn bytes(v: &MemorySize, field: &str, page_size: u64) -> Result<u64> {
     match *v {
         MemorySize::Bytes(b) => Ok(b),
-        MemorySize::Pages(p) => Ok(p * page_size),
+        MemorySize::Pages(p) => p
+            .checked_mul(page_size)
+            .ok_or_else(|| Error::config(field, format!("{p} pages of {page_size} bytes are more than 2^64 bytes"))),
         MemorySize::Percent(_) => Err(Error::config(field, "a phone's sizes are bytes or pages, not a share")),
     }
 }
@@ -271,8 +277,18 @@ impl Phone {
         let min_kib = self
             .min_free_kib
             .unwrap_or_else(|| ((16.0 * (frames * ps / 1024) as f64).sqrt() as u64).clamp(128, 262144));
+        // The knobs are bounded by what they can mean: a watermark above memory fails below anyway.
+        if min_kib > (1 << 40) || self.watermark_scale_factor > 10000 {
+            return Err(Error::config(
+                "min_free_kib",
+                format!(
+                    "min_free_kib {min_kib} or watermark_scale_factor {} is beyond memory",
+                    self.watermark_scale_factor
+                ),
+            ));
+        }
         let min = (min_kib * 1024 / ps).max(1);
-        let step = (min / 4).max(frames * self.watermark_scale_factor / 10000).max(1);
+        let step = (min / 4).max(frames.saturating_mul(self.watermark_scale_factor) / 10000).max(1);
         let (low, high) = (min + step, min + 2 * step);
         if high >= frames {
             return Err(Error::config(
@@ -317,8 +333,8 @@ impl Phone {
                 format!("{} s is more than a day in the foreground", self.session_s),
             ));
         }
-        if self.max_bg_rounds == 0 {
-            return Err(Error::config("max_bg_rounds", "must be at least 1"));
+        if !(1..=1 << 30).contains(&self.max_bg_touches) {
+            return Err(Error::config("max_bg_touches", format!("{} is not in 1..=2^30", self.max_bg_touches)));
         }
         pos("kswapd_max_backlog_ms", self.kswapd_max_backlog_ms)?;
         pos("active_mw", self.active_mw)?;
@@ -335,8 +351,14 @@ impl Phone {
         if self.reclaim_batch == 0 {
             return Err(Error::config("reclaim_batch", "must be at least 1"));
         }
-        if self.file_readahead_kib * 1024 < self.page_size {
+        if self.file_readahead_kib.saturating_mul(1024) < self.page_size {
             return Err(Error::config("file_readahead_kib", "must be at least one page"));
+        }
+        if self.file_readahead_kib > 1 << 20 {
+            return Err(Error::config(
+                "file_readahead_kib",
+                format!("{} KiB is more than a GiB of readahead", self.file_readahead_kib),
+            ));
         }
         for (i, s) in self.system.iter().enumerate() {
             let f = |n: &str| format!("system[{i}].{n}");
@@ -360,6 +382,12 @@ impl Phone {
                 ));
             }
             pos(&f("period_s"), s.period_s)?;
+            if s.period_s > 0.0 && s.period_s < MIN_PERIOD_S {
+                return Err(Error::config(
+                    f("period_s"),
+                    format!("{:?} s: periods are at least 1 ms (0: none)", s.period_s),
+                ));
+            }
         }
         Ok(())
     }

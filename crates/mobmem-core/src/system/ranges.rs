@@ -34,6 +34,8 @@ struct Slot {
     /// The app holding it now (alive) or last (dead), if any.
     holder: Option<usize>,
     live: bool,
+    /// Whether an app ever ran on it (an untouched range holds no page to drop).
+    used: bool,
 }
 
 /// What `acquire` did.
@@ -102,7 +104,7 @@ impl Ranges {
             let range = Range { anon0: anon0 as u32, file0: (anon0 + anon as u64) as u32 };
             r.held[app] = Some(r.slots.len());
             r.unclaimed[k].push(r.slots.len());
-            r.slots.push(Slot { range, shape: k, holder: Some(app), live: false });
+            r.slots.push(Slot { range, shape: k, holder: Some(app), live: false, used: false });
         }
         Ok((r, next))
     }
@@ -125,6 +127,7 @@ impl Ranges {
                 self.free[k].retain(|&f| f != s);
                 self.unclaimed[k].retain(|&f| f != s);
                 self.slots[s].live = true;
+                self.slots[s].used = true;
             }
             return Ok(Acquired { range: self.slots[s].range, taken_from: None });
         }
@@ -132,12 +135,15 @@ impl Ranges {
             Error::Invariant(format!("no free page range for app {app}: more apps of its size alive than planned"))
         })?;
         let slot = &mut self.slots[s];
-        let taken_from = slot.holder.filter(|&h| h != app);
-        if let Some(h) = taken_from {
+        if let Some(h) = slot.holder.filter(|&h| h != app) {
             self.held[h] = None;
         }
+        // Reported only when an app ran there: an untouched range (laid out for an app that has
+        // not started) has nothing to drop and is not a reuse.
+        let taken_from = slot.holder.filter(|&h| h != app && slot.used);
         slot.holder = Some(app);
         slot.live = true;
+        slot.used = true;
         self.held[app] = Some(s);
         Ok(Acquired { range: slot.range, taken_from })
     }

@@ -37,6 +37,8 @@ pub struct PhoneRun<'a> {
 
 /// Length of a foreground-session step: background work due in a step runs before its touches.
 const STEP_NS: f64 = 100e6;
+/// Most page touches one foreground session may make (a day at 1,000 per second is 8.6e7).
+const MAX_SESSION_TOUCHES: f64 = 1e8;
 /// PSI-style stall window.
 const WINDOW_NS: f64 = 1e9;
 
@@ -59,8 +61,8 @@ struct Proc {
     period_ns: f64,
     bg_pages: u64,
     next_bg_ns: f64,
-    /// Background rounds since the last launch (bounded by the phone's `max_bg_rounds`).
-    bg_rounds: u64,
+    /// Background touches since the last launch (bounded by the phone's `max_bg_touches`).
+    bg_touches: u64,
     hot_share: f64,
     hot_prob: f64,
     write_share: f64,
@@ -509,9 +511,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             }
             self.in_fg = fg;
             let p = &mut self.procs[pid];
-            p.bg_rounds += 1;
-            if p.bg_rounds >= self.phone.max_bg_rounds {
-                // Quiet until the next launch: the gap's cost stays bounded (see `max_bg_rounds`).
+            p.bg_touches += p.bg_pages;
+            if p.bg_touches + p.bg_pages > self.phone.max_bg_touches {
+                // Quiet until the next launch: the gap's cost stays bounded (see `max_bg_touches`).
                 p.next_bg_ns = f64::INFINITY;
                 self.m.bg_rounds_capped += 1;
             } else {
@@ -593,10 +595,10 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let pid = self.app_pid(app);
         self.background(start)?;
         for p in &mut self.procs {
-            if p.bg_rounds >= self.phone.max_bg_rounds && p.alive {
+            if p.bg_touches + p.bg_pages > self.phone.max_bg_touches && p.alive {
                 p.next_bg_ns = start + p.period_ns;
             }
-            p.bg_rounds = 0;
+            p.bg_touches = 0;
         }
         if self.fg != Some(pid) {
             self.prev_fg = self.fg;
@@ -971,7 +973,7 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
             period_ns: s.period_s * 1e9,
             bg_pages: s.pages,
             next_bg_ns: s.period_s * 1e9,
-            bg_rounds: 0,
+            bg_touches: 0,
             hot_share: 0.2,
             hot_prob: 0.9,
             write_share: 0.3,
@@ -989,6 +991,16 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         })
         .collect();
     let bg: Vec<bool> = profiles.iter().map(|p| p.bg_period_s > 0.0 && p.bg_pages > 0).collect();
+    // A foreground session's touches are its length times the app's rate: bounded per launch.
+    if let Some(p) = profiles.iter().find(|p| p.fg_pages_per_s * phone.session_s > MAX_SESSION_TOUCHES) {
+        return Err(Error::config(
+            "session_s",
+            format!(
+                "{} s in the foreground at {}'s {} touches/s is more than {MAX_SESSION_TOUCHES:e} touches per launch",
+                phone.session_s, p.name, p.fg_pages_per_s
+            ),
+        ));
+    }
     let (ranges, ids) = Ranges::plan(base, &shapes, &bg, phone.max_cached)?;
     // Each id costs its flags, owner, kind and the policy's state: some tens of bytes.
     crate::limits::ensure_fits("usage", "page ids (system processes and apps)", ids, 48)?;
@@ -1011,7 +1023,7 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
             period_ns: prof.bg_period_s * 1e9,
             bg_pages: prof.bg_pages,
             next_bg_ns: f64::INFINITY,
-            bg_rounds: 0,
+            bg_touches: 0,
             hot_share: prof.fg_hot_share,
             hot_prob: prof.fg_hot_prob,
             write_share: prof.fg_write_share,

@@ -61,7 +61,8 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
             Err(e) => return Err(Error::io(path, e)),
         }
     }
-    let len = file.metadata().map(|m| m.len()).ok();
+    // Only a regular file's size says how many bytes will come (a pipe reports 0).
+    let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
     let head = io::Cursor::new(magic[..got].to_vec()).chain(file);
     let (compression, inner): (Compression, Box<dyn Read + Send>) = if got >= 4 && magic == ZSTD_MAGIC {
         let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
@@ -270,6 +271,11 @@ pub fn with_output(
 /// Creates a temporary sibling of `path`, lets `f` write it, syncs it and renames it over `path`;
 /// on any failure the temporary file is removed and `path` is left as it was.
 pub fn write_atomically(path: &Path, f: impl FnOnce(File) -> io::Result<File>) -> Result<()> {
+    // A device or pipe (/dev/null, /dev/stdout) is written as it is: there is nothing to replace.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let file = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))?;
+        return f(file).map(|_| ()).map_err(|e| Error::io(path, e));
+    }
     let name =
         path.file_name().ok_or_else(|| Error::config("output", format!("{}: not a file name", path.display())))?;
     let dir = match path.parent() {

@@ -22,6 +22,9 @@ pub use procs::{is_critical, AdjChange, ProcTable};
 /// Dense page id, assigned in order of first appearance.
 pub type PageId = u32;
 
+/// Longest file name a trace may give a page (Linux's PATH_MAX); the binary format holds no more.
+pub const MAX_FILE_NAME: usize = 4096;
+
 /// Largest number of distinct pages a trace may have (ids share a word with the 2-bit op).
 pub const MAX_PAGES: usize = 1 << 30;
 
@@ -358,6 +361,9 @@ impl TraceBuilder {
             }
         }
         if let (true, Some(f)) = (self.has_files, file) {
+            if f.len() > MAX_FILE_NAME {
+                return self.bad_line(line, format!("file name of {} bytes (at most {MAX_FILE_NAME})", f.len()));
+            }
             let n = self.file_index.len() as u32;
             let fid = *self.file_index.entry(f.to_string()).or_insert(n);
             if fid == n {

@@ -22,7 +22,7 @@
 use super::FormatEntry;
 use crate::error::{Error, Result};
 use crate::trace::procs::{valid_adj, MAX_ADJ, MIN_ADJ};
-use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_PAGES};
+use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_FILE_NAME as MAX_NAME, MAX_PAGES};
 use std::io::{self, Write};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -34,8 +34,6 @@ const F_KINDS: u32 = 2;
 const F_FILES: u32 = 4;
 const F_TIMES: u32 = 8;
 const F_PROCS: u32 = 16;
-/// Longest file name the table may hold (Linux's PATH_MAX).
-const MAX_NAME: usize = 4096;
 /// Values per read while a column fills (1 MiB of input at a time).
 const CHUNK_BYTES: usize = 1 << 20;
 
@@ -109,8 +107,17 @@ impl Cursor<'_> {
     fn array<T, const W: usize>(&mut self, n: u64, what: &str, conv: fn([u8; W]) -> T) -> Result<Vec<T>> {
         self.fits(n, W as u64, what)?;
         let per_chunk = (CHUNK_BYTES / W) as u64;
-        // Exact when the file size vouches for `n`; otherwise one chunk, then growth as data comes.
-        let mut out = Vec::with_capacity(if self.size.is_some() { n } else { n.min(per_chunk) } as usize);
+        // Exact when the file size vouches for `n` (and memory allows); otherwise one chunk, then
+        // growth as data comes.
+        let mut out = Vec::new();
+        let want = if self.size.is_some() { n } else { n.min(per_chunk) };
+        out.try_reserve_exact(want as usize).map_err(|_| {
+            Error::format(
+                self.input.path(),
+                0,
+                format!("{what} holds {n} values: more than this process can hold in memory"),
+            )
+        })?;
         let mut chunk = vec![0u8; (n.min(per_chunk) as usize) * W];
         let mut left = n;
         while left > 0 {
@@ -170,8 +177,9 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     }
     if flags & F_FILES != 0 {
         let pf = c.array(n_pages, "the page-file table", u32::from_le_bytes)?;
-        if n_files > u32::MAX as u64 {
-            return Err(bad(format!("implausible file count {n_files}")));
+        // Every file is some page's: a file table longer than the page table is damage.
+        if n_files > n_pages {
+            return Err(bad(format!("implausible file count {n_files} for {n_pages} pages")));
         }
         c.fits(n_files, 4, "the file names")?;
         for _ in 0..n_files {
