@@ -60,7 +60,7 @@ pub fn ensure_fits(field: &str, what: &str, count: u64, item_bytes: u64) -> Resu
         return Err(too_big("no machine can hold that".to_string()));
     };
     match available_bytes() {
-        Some(avail) if need > avail => Err(too_big(format!("this machine has {} available", show_bytes(avail)))),
+        Some(avail) if need > avail => Err(too_big(format!("this process can have {} now", show_bytes(avail)))),
         _ => Ok(()),
     }
 }
@@ -88,7 +88,7 @@ mod tests {
         let e = ensure_fits("gen.accesses", "accesses", u64::MAX, 4).unwrap_err().to_string();
         assert!(e.contains("gen.accesses") && e.contains("no machine"), "{e}");
         let e = ensure_fits("gen.accesses", "accesses", 1 << 60, 4).unwrap_err().to_string();
-        assert!(e.contains("4096.0 PiB of memory; this machine has"), "{e}");
+        assert!(e.contains("4096.0 PiB of memory; this process can have"), "{e}");
         assert!(vec_with_capacity::<u32>("x", "items", 1 << 62).is_err());
         assert_eq!(vec_with_capacity::<u32>("x", "items", 1000).unwrap().capacity(), 1000);
         ensure_fits("x", "items", 1000, 4).unwrap();

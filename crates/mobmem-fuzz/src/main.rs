@@ -140,6 +140,20 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// The worker in `w`, started if there is none (`None`, said on stderr, when it cannot start).
+fn running<'a>(w: &'a mut Option<Worker>, opts: &Opts, err: &Path) -> Option<&'a mut Worker> {
+    if w.is_none() {
+        match Worker::start(opts.memory_mib << 20, err.to_path_buf()) {
+            Ok(wk) => *w = Some(wk),
+            Err(e) => {
+                eprintln!("mobmem-fuzz: cannot start a worker: {e}");
+                return None;
+            }
+        }
+    }
+    w.as_mut()
+}
+
 #[derive(Default)]
 struct Tally {
     execs: AtomicU64,
@@ -184,16 +198,9 @@ fn run(opts: &Opts) -> i32 {
                     if TARGETS[target].compress {
                         input = compress(&mut rng, &input);
                     }
-                    let wk = match w.as_mut() {
-                        Some(wk) => wk,
-                        None => match Worker::start(opts.memory_mib << 20, err.clone()) {
-                            Ok(wk) => w.insert(wk),
-                            Err(e) => {
-                                eprintln!("mobmem-fuzz: cannot start a worker: {e}");
-                                stop.store(true, Ordering::Relaxed);
-                                return;
-                            }
-                        },
+                    let Some(wk) = running(&mut w, opts, &err) else {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
                     };
                     let (mut verdict, alive) = wk.run(target, &input, opts.timeout);
                     if !alive || matches!(verdict, Verdict::Failed { .. }) {
@@ -257,16 +264,7 @@ fn replay(dir: &Path, opts: &Opts) -> i32 {
     for (ti, t) in TARGETS.iter().enumerate() {
         for f in files(&dir.join(t.name)) {
             let Ok(input) = std::fs::read(&f) else { continue };
-            let wk = match w.as_mut() {
-                Some(wk) => wk,
-                None => match Worker::start(opts.memory_mib << 20, err.clone()) {
-                    Ok(wk) => w.insert(wk),
-                    Err(e) => {
-                        eprintln!("mobmem-fuzz: cannot start a worker: {e}");
-                        return 1;
-                    }
-                },
-            };
+            let Some(wk) = running(&mut w, opts, &err) else { return 1 };
             let t0 = Instant::now();
             let (verdict, alive) = wk.run(ti, &input, opts.timeout);
             if !alive || matches!(verdict, Verdict::Failed { .. }) {

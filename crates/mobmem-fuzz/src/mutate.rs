@@ -6,29 +6,22 @@
 use std::io::Write;
 use xxhash_rust::xxh3::xxh3_64;
 
-/// A small deterministic generator (splitmix64): a run is reproducible from its seed.
-pub struct Rng(u64);
+/// The core's seeded generator, with the two draws the mutations use: a run is reproducible from
+/// its seed.
+pub struct Rng(mobmem_core::trace::gen::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+        Rng(mobmem_core::trace::gen::Rng::new(seed))
     }
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
+        self.0.below(n as u64) as usize
     }
     fn chance(&mut self, per_cent: u64) -> bool {
-        self.next() % 100 < per_cent
+        self.0.below(100) < per_cent
     }
 }
 

@@ -929,7 +929,13 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
 /// Replays `r.usage` on `r.phone`.
 pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
     let phone = r.phone;
-    phone.validate(r.devices)?;
+    // A phone's own fields are named under its table (`mine.session_s`), as in a phones file.
+    phone.validate(r.devices).map_err(|e| match e {
+        Error::Config { field, msg } if !field.starts_with(r.phone_name) => {
+            Error::Config { field: format!("{}.{field}", r.phone_name), msg }
+        }
+        e => e,
+    })?;
     let layout = phone.layout()?;
     if r.usage.launches.is_empty() {
         return Err(Error::config("usage", format!("{}: no launches to replay", r.usage.path.display())));
