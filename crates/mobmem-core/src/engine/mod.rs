@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::meters::{Meters, ResolvedConfig, ResolvedTiers, RunResult};
 use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Access, Policy, PolicySetup, PolicyVisitor, ReclaimCtx};
-use crate::trace::{Op, PageId, Trace, TraceStats};
+use crate::trace::{Op, PageId, PageSpace, Trace, TraceStats};
 use std::time::Instant;
 
 pub(crate) mod pages;
@@ -33,8 +33,8 @@ pub(crate) struct Engine<P> {
 }
 
 impl<P: Policy> Engine<P> {
-    pub fn new(policy: P, trace: &Trace, frames: usize, swap_cap: u64, direct_read: bool) -> Self {
-        Engine { policy, direct_read, pages: Pages::new(trace, swap_cap), resident: 0, frames, page_cluster: 0 }
+    pub fn new(policy: P, space: PageSpace, frames: usize, swap_cap: u64, direct_read: bool) -> Self {
+        Engine { policy, direct_read, pages: Pages::new(space, swap_cap), resident: 0, frames, page_cluster: 0 }
     }
 
     /// Places swapped pages in numbered slots and reads clusters of `2^order` around each swap fault.
@@ -240,8 +240,10 @@ impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        let policy = P::new(&PolicySetup { frames: self.frames, trace: self.trace, costs: self.costs }, params)?;
-        let mut e = Engine::new(policy, self.trace, self.frames, self.swap_cap, self.direct_read).with_zram(self.zram);
+        let policy =
+            P::new(&PolicySetup { frames: self.frames, space: self.trace.space(), costs: self.costs }, params)?;
+        let mut e =
+            Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read).with_zram(self.zram);
         e.replay(self.trace)?;
         Ok(e.pages.m)
     }
@@ -261,7 +263,7 @@ struct TieredRun<'a> {
 impl TieredRun<'_> {
     fn go<T: TierPolicy>(mut self, params: T::Params) -> Result<Meters> {
         let policy = T::new(
-            &TierSetup { dram_frames: self.dram, pcm_frames: self.pcm, trace: self.trace, costs: self.costs },
+            &TierSetup { dram_frames: self.dram, pcm_frames: self.pcm, space: self.trace.space(), costs: self.costs },
             params,
         )?;
         let costs = self.tier_costs.take().ok_or_else(|| Error::Invariant("tier costs used twice".into()))?;

@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::meters::Meters;
 use crate::policy::Access;
-use crate::trace::{Kind, Op, PageId, Trace};
+use crate::trace::{Kind, Op, PageId, PageSpace};
 
 /// In memory (DRAM, or a tier).
 pub const RESIDENT: u8 = 1;
@@ -123,9 +123,9 @@ impl Slots {
 }
 
 impl Pages {
-    pub fn new(trace: &Trace, swap_cap: u64) -> Pages {
-        let flags = match &trace.page_kinds {
-            None => vec![0; trace.num_pages()],
+    pub fn new(space: PageSpace, swap_cap: u64) -> Pages {
+        let flags = match space.kinds {
+            None => vec![0; space.pages],
             Some(k) => k
                 .iter()
                 .map(|&k| match Kind::from_u8(k) {

@@ -107,7 +107,7 @@ impl<T: TierPolicy> Tiered<T> {
             TierMeters { process_table: trace.procs.is_some(), ops_per_page: costs.ops_per_page, ..Default::default() };
         Tiered {
             policy,
-            pages: Pages::new(trace, swap_cap),
+            pages: Pages::new(trace.space(), swap_cap),
             tier: vec![0; trace.num_pages()],
             used: [0, 0],
             cap: [dram, pcm],

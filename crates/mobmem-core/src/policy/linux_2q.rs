@@ -348,7 +348,7 @@ mod tests {
     #[test]
     fn swappiness_out_of_range() {
         let t = super::super::testutil::trace_of(&[0]);
-        let setup = PolicySetup { frames: 4, trace: &t, costs: Default::default() };
+        let setup = PolicySetup { frames: 4, space: t.space(), costs: Default::default() };
         let e = Linux2q::new(&setup, Params { swappiness: 201, ..Default::default() }).err().unwrap();
         assert!(e.to_string().contains("swappiness"), "{e}");
     }

@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn swappiness_bounds() {
         let t = super::super::testutil::trace_of(&[0]);
-        let setup = PolicySetup { frames: 4, trace: &t, costs: Default::default() };
+        let setup = PolicySetup { frames: 4, space: t.space(), costs: Default::default() };
         let e = Mglru::new(&setup, Params { swappiness: 300 }).err().unwrap();
         assert!(e.to_string().contains("swappiness"), "{e}");
     }

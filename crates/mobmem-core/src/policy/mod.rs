@@ -19,7 +19,7 @@ pub mod twoq;
 pub use list::{Links, List, NIL};
 
 use crate::error::{Error, Result};
-use crate::trace::{Op, PageId, Trace};
+use crate::trace::{Op, PageId, PageSpace};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -57,16 +57,16 @@ impl Default for IoCosts {
 pub struct PolicySetup<'a> {
     /// Page frames of memory.
     pub frames: usize,
-    /// The trace to be replayed: its page count sizes per-page arrays; offline policies (OPT)
-    /// pre-scan it.
-    pub trace: &'a Trace,
+    /// The pages: their count sizes per-page arrays; offline policies (OPT) pre-scan the
+    /// accesses to come.
+    pub space: PageSpace<'a>,
     /// Latencies of the swap and file devices.
     pub costs: IoCosts,
 }
 
 impl PolicySetup<'_> {
     pub fn num_pages(&self) -> usize {
-        self.trace.num_pages()
+        self.space.pages
     }
 }
 
@@ -209,6 +209,7 @@ pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Va
 pub(crate) mod testutil {
     //! Drives a policy the way the engine does, over page ids only (no I/O), for unit tests.
     use super::*;
+    use crate::trace::Trace;
 
     pub struct Sim<P: Policy> {
         pub p: P,
@@ -246,7 +247,7 @@ pub(crate) mod testutil {
     }
 
     fn sim_of<P: Policy>(t: &Trace, frames: usize, params: P::Params) -> Sim<P> {
-        let p = P::new(&PolicySetup { frames, trace: t, costs: IoCosts::default() }, params).unwrap();
+        let p = P::new(&PolicySetup { frames, space: t.space(), costs: IoCosts::default() }, params).unwrap();
         Sim { p, resident: vec![false; t.num_pages()], n: 0, frames, misses: 0, evicted: vec![] }
     }
 

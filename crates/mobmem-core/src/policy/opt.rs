@@ -85,21 +85,23 @@ impl Policy for Opt {
     type Params = Params;
 
     fn new(s: &PolicySetup, _: Params) -> Result<Self> {
-        let t = s.trace;
-        if t.len() >= NEVER as usize {
+        let Some(future) = s.space.future else {
+            return Err(Error::config("policy", "opt needs every access in advance (a page trace)"));
+        };
+        if future.len() >= NEVER as usize {
             return Err(Error::config("policy", "opt handles traces of fewer than 2^32 accesses"));
         }
-        let mut next_use = vec![NEVER; t.len()];
-        let mut last = vec![NEVER; t.num_pages()];
-        for (i, &a) in t.accesses.iter().enumerate().rev() {
+        let mut next_use = vec![NEVER; future.len()];
+        let mut last = vec![NEVER; s.space.pages];
+        for (i, &a) in future.iter().enumerate().rev() {
             let id = (a >> 2) as usize;
             next_use[i] = last[id];
             last[id] = i as u32;
         }
         Ok(Opt {
             next_use,
-            key: vec![NEVER; t.num_pages()],
-            pos: vec![NOT_IN_HEAP; t.num_pages()],
+            key: vec![NEVER; s.space.pages],
+            pos: vec![NOT_IN_HEAP; s.space.pages],
             heap: Vec::with_capacity(s.frames),
         })
     }

@@ -537,7 +537,7 @@ mod tests {
     #[test]
     fn bad_params_are_errors() {
         let t = super::super::testutil::trace_of(&[0]);
-        let setup = PolicySetup { frames: 4, trace: &t, costs: IoCosts::default() };
+        let setup = PolicySetup { frames: 4, space: t.space(), costs: IoCosts::default() };
         let e = SpoClock::new(&setup, Params { write_threshold: 0, ..params() }).err().unwrap();
         assert!(e.to_string().contains("write_threshold"), "{e}");
         let e = SpoClock::new(&setup, Params { cost_ratio: -1.0, ..params() }).err().unwrap();

@@ -20,7 +20,7 @@ use crate::engine::{Engine, EvictIo, ANON};
 use crate::error::{Error, Result};
 use crate::policy::{self, IoCosts, Policy, PolicySetup, PolicyVisitor};
 use crate::trace::gen::Rng;
-use crate::trace::{Kind, Op, PageId, Trace};
+use crate::trace::{Kind, Op, PageId, PageSpace};
 use std::time::Instant;
 
 /// What to run.
@@ -1044,14 +1044,6 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         kinds.extend(std::iter::repeat(Kind::File as u8).take(nf as usize));
         pids.extend(std::iter::repeat((first_app_pid + app) as u32).take((na + nf) as usize));
     }
-    let trace = Trace {
-        path: r.usage.path.clone(),
-        format: "system",
-        page_numbers: (0..kinds.len() as u64).collect(),
-        page_kinds: Some(kinds),
-        page_pids: Some(pids),
-        ..Default::default()
-    };
     let (swap, storage) = phone.devices(r.devices)?;
     let io_dev = swap.as_ref().unwrap_or(&storage);
     let costs = IoCosts {
@@ -1075,7 +1067,8 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         file: Dev { model: storage, q: 0 },
         busy: vec![0.0; if shared_queue { 1 } else { 2 }],
         apps,
-        trace: &trace,
+        kinds: &kinds,
+        owners: pids,
         costs,
     };
     let parts = Parts { swap: parts.swap.map(|d| Dev { q: if shared_queue { 0 } else { 1 }, ..d }), ..parts };
@@ -1092,7 +1085,9 @@ struct Parts<'a> {
     file: Dev,
     busy: Vec<f64>,
     apps: Vec<AppSummary>,
-    trace: &'a Trace,
+    /// Kind of each page id (anon or file), and the process owning it at the start.
+    kinds: &'a [u8],
+    owners: Vec<u32>,
     costs: IoCosts,
 }
 
@@ -1101,7 +1096,8 @@ impl PolicyVisitor for Parts<'_> {
     fn visit<P: Policy>(self, name: &'static str) -> Result<PhoneResult> {
         let phone = self.r.phone;
         let params: P::Params = policy::parse_params(name, &phone.params)?;
-        let setup = PolicySetup { frames: self.layout.frames as usize, trace: self.trace, costs: self.costs };
+        let space = PageSpace { pages: self.kinds.len(), kinds: Some(self.kinds), future: None };
+        let setup = PolicySetup { frames: self.layout.frames as usize, space, costs: self.costs };
         if phone.swap_on() {
             let policy = P::new(&setup, params)?;
             killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
@@ -1122,7 +1118,7 @@ struct FileOnly<P> {
 impl<P: Policy> Policy for FileOnly<P> {
     type Params = P::Params;
     fn new(setup: &PolicySetup, params: P::Params) -> Result<Self> {
-        let kinds = setup.trace.page_kinds.as_deref().unwrap_or(&[]);
+        let kinds = setup.space.kinds.unwrap_or(&[]);
         let anon = kinds.iter().map(|&k| k == Kind::Anon as u8).collect();
         Ok(FileOnly { inner: P::new(setup, params)?, anon })
     }
@@ -1165,13 +1161,14 @@ struct WithPolicy<'a, P> {
 impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
     type Output = Result<PhoneResult>;
     fn visit<K: Killer>(self, name: &'static str) -> Result<PhoneResult> {
-        let Parts { r, layout, procs, ranges, profiles, swap, file, busy, apps, trace, .. } = self.parts;
+        let Parts { r, layout, procs, ranges, profiles, swap, file, busy, apps, kinds, owners, .. } = self.parts;
         let phone = r.phone;
         let params: K::Params = policy::parse_params(&format!("killer_params ({name})"), &phone.killer_params)?;
         let dram_bytes = layout.dram_pages * phone.page_size;
         let killer = K::new(&KillerSetup { dram_bytes, page_size: phone.page_size }, params)?;
         let swap_cap = layout.swap_pages;
-        let mut e = Engine::new(self.policy, trace, layout.frames as usize, swap_cap, phone.direct_read);
+        let space = PageSpace { pages: kinds.len(), kinds: Some(kinds), future: None };
+        let mut e = Engine::new(self.policy, space, layout.frames as usize, swap_cap, phone.direct_read);
         if phone.page_cluster > 0 && swap.is_some() {
             e = e.with_read_around(phone.page_cluster);
         }
@@ -1186,7 +1183,7 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             swap,
             file,
             busy,
-            owner: trace.page_pids.clone().unwrap_or_default(),
+            owner: owners,
             ranges,
             rng: Rng::new(r.seed),
             fg: None,

@@ -19,6 +19,18 @@ use std::path::{Path, PathBuf};
 pub use input::{open_input, write_atomically, Compression, LineReader};
 pub use procs::{is_critical, AdjChange, ProcTable};
 
+/// What an engine and its policy are built for: how many pages, their declared kinds, and — for
+/// offline policies — the accesses to come. A page trace gives all three (`Trace::space`); the
+/// system level, which generates its accesses as it goes, gives the first two.
+#[derive(Debug, Clone, Copy)]
+pub struct PageSpace<'a> {
+    pub pages: usize,
+    /// `Kind as u8` of each page, when declared.
+    pub kinds: Option<&'a [u8]>,
+    /// Every access to come (`id << 2 | op`), when known in advance.
+    pub future: Option<&'a [u32]>,
+}
+
 /// Dense page id, assigned in order of first appearance.
 pub type PageId = u32;
 
@@ -147,6 +159,10 @@ impl Trace {
     /// Distinct pages (the footprint in pages).
     pub fn num_pages(&self) -> usize {
         self.page_numbers.len()
+    }
+    /// The pages this trace's accesses name, their kinds and the accesses themselves.
+    pub fn space(&self) -> PageSpace<'_> {
+        PageSpace { pages: self.num_pages(), kinds: self.page_kinds.as_deref(), future: Some(&self.accesses) }
     }
     pub fn kind_of(&self, id: PageId) -> Kind {
         match &self.page_kinds {

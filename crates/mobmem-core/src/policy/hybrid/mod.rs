@@ -17,7 +17,7 @@ pub use stacked::Stacked;
 
 use super::{Access, IoCosts, ReclaimCtx};
 use crate::error::{Error, Result};
-use crate::trace::{PageId, Trace};
+use crate::trace::{PageId, PageSpace};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -76,13 +76,13 @@ pub enum Entry {
 pub struct TierSetup<'a> {
     pub dram_frames: usize,
     pub pcm_frames: usize,
-    pub trace: &'a Trace,
+    pub space: PageSpace<'a>,
     pub costs: IoCosts,
 }
 
 impl TierSetup<'_> {
     pub fn num_pages(&self) -> usize {
-        self.trace.num_pages()
+        self.space.pages
     }
     pub fn frames(&self, t: Tier) -> usize {
         match t {
@@ -199,8 +199,11 @@ pub(crate) mod testutil {
 
     pub fn hsim<P: TierPolicy>(n_pages: u32, dram: usize, pcm: usize, params: P::Params) -> HSim<P> {
         let t = super::super::testutil::trace_of(&(0..n_pages).collect::<Vec<_>>());
-        let p = P::new(&TierSetup { dram_frames: dram, pcm_frames: pcm, trace: &t, costs: IoCosts::default() }, params)
-            .unwrap();
+        let p = P::new(
+            &TierSetup { dram_frames: dram, pcm_frames: pcm, space: t.space(), costs: IoCosts::default() },
+            params,
+        )
+        .unwrap();
         HSim {
             p,
             tier: vec![None; n_pages as usize],

@@ -23,7 +23,7 @@ impl<P: Policy> TierPolicy for Stacked<P> {
 
     fn new(s: &TierSetup, params: P::Params) -> Result<Self> {
         let inner =
-            P::new(&PolicySetup { frames: s.dram_frames + s.pcm_frames, trace: s.trace, costs: s.costs }, params)?;
+            P::new(&PolicySetup { frames: s.dram_frames + s.pcm_frames, space: s.space, costs: s.costs }, params)?;
         Ok(Stacked {
             inner,
             links: Links::new(s.num_pages()),
