@@ -99,3 +99,43 @@ def test_bad_input_exits_4_naming_file_line_and_value(tmp_path):
 @pytest.mark.parametrize("cmd", [["policies"], ["devices"], ["formats"]])
 def test_listings(cmd):
     assert len(cli(*cmd).stdout.splitlines()) >= 5
+
+
+def test_every_flag_says_what_it_does_and_its_default():
+    import argparse
+
+    from mobmem.cli import build_parser
+
+    def walk(p, path):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, sp in a.choices.items():
+                    yield from walk(sp, [*path, name])
+            elif a.dest != "help":
+                yield " ".join(path), a
+
+    seen = 0
+    for where, a in walk(build_parser(), ["mobmem"]):
+        seen += 1
+        assert a.help, f"{where} {a.option_strings or a.dest} has no help"
+    assert seen > 100
+    text = " ".join(cli("run", "--help").stdout.split())
+    assert "(default: clock)" in text and "(default: 10%)" in text
+    assert cli("--version").stdout.startswith("mobmem ")
+
+
+def test_reproductions_describe_themselves_whole():
+    text = cli("reproduce", "--help").stdout
+    assert "``" not in text
+    for name in ("dr-swap", "spo-clock", "hybrid", "emmc-swap"):
+        assert f"    {name}" in text
+        own = cli("reproduce", name, "--help").stdout
+        assert "``" not in own and f"mobmem reproduce {name}:" in own
+
+
+def test_short_runs_print_their_wall_time_readably():
+    from mobmem.table import seconds
+
+    assert seconds(0.0004) == "400 µs" and seconds(0.0123) == "12.3 ms" and seconds(2.5) == "2.50 s"
+    out = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "-m", "8").stdout
+    assert "0.000" not in [line.split()[-1] for line in out.splitlines() if "wall time" in line]

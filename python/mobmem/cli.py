@@ -45,11 +45,11 @@ def _add_trace_args(p: argparse.ArgumentParser, positional: bool = False) -> Non
 
 
 def _add_sim_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--swap", default="optane-m10", help="swap device (default: optane-m10)")
-    p.add_argument("--storage", default="ufs31", help="file-store device (default: ufs31)")
-    p.add_argument("--swap-size", help="swap capacity (pages, bytes or %%); default unlimited")
-    p.add_argument("--page-size", type=int, default=4096)
-    p.add_argument("--cpu-ns", type=float, default=1.0, help="CPU time per access in ns (default 1)")
+    p.add_argument("--swap", default="optane-m10", help="swap device (mobmem devices)")
+    p.add_argument("--storage", default="ufs31", help="file-store device (mobmem devices)")
+    p.add_argument("--swap-size", help="swap capacity (pages, bytes or %%); unlimited when absent")
+    p.add_argument("--page-size", type=int, default=4096, help="page size in bytes")
+    p.add_argument("--cpu-ns", type=float, default=1.0, help="CPU time per access in ns")
     p.add_argument("--devices", help="TOML file with extra device models")
     p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap devices)")
     p.add_argument("--energy-duration", help="up time t_TOTAL for the swap energy model (e.g. 900s)")
@@ -58,9 +58,9 @@ def _add_sim_args(p: argparse.ArgumentParser) -> None:
         type=float,
         help="hybrid memory: share of --memory on PCM, 0-1 (the hybrid paper: 0.9); 0 = DRAM only",
     )
-    p.add_argument("--access-bytes", type=int, help="hybrid memory: bytes per access (default 64)")
-    p.add_argument("--dram-tier", help="hybrid memory: DRAM tier model (default dram)")
-    p.add_argument("--pcm-tier", help="hybrid memory: PCM tier model (default pcm)")
+    p.add_argument("--access-bytes", type=int, help="hybrid memory: bytes per access (64 when absent)")
+    p.add_argument("--dram-tier", help="hybrid memory: DRAM tier model (dram when absent)")
+    p.add_argument("--pcm-tier", help="hybrid memory: PCM tier model (pcm when absent)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -85,7 +85,7 @@ def _open(args: argparse.Namespace):
 
 
 def _print_run(r, out) -> None:
-    from .table import num, render
+    from .table import num, render, seconds
 
     m = r.meters
     io = m["io"]
@@ -130,7 +130,7 @@ def _print_run(r, out) -> None:
         ),
         *_tier_rows(r.tiers),
         ("simulated time (ms)", num(m["sim_time_ns"] / 1e6)),
-        ("replay wall time (s)", f"{r.wall_time_s:.3f}"),
+        ("replay wall time", seconds(r.wall_time_s)),
         ("replay speed (M accesses/s)", f"{r.accesses_per_s / 1e6:.1f}"),
     ]
     skipped = t["skipped"]
@@ -590,18 +590,48 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return run(args.paper, args)
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help that shows each flag's default, unless its text already says what happens without it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if action.default in (None, False, argparse.SUPPRESS) or "default" in text or "absent" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def _show_defaults(p: argparse.ArgumentParser) -> None:
+    """Every parser under ``p`` formats its help with ``_Formatter``."""
+    p.formatter_class = _Formatter
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for sp in a.choices.values():
+                _show_defaults(sp)
+
+
+def _described(doc: str) -> tuple[str, str]:
+    """A reproduction's docstring as help: its first paragraph whole, and the whole text, without
+    reStructuredText's backticks or the leading command name."""
+    text = doc.strip().replace("``", "")
+    first = " ".join(text.split("\n\n")[0].split())
+    if ": " in first and first.startswith("mobmem reproduce"):
+        first = first.split(": ", 1)[1]
+    return first.replace("%", "%%"), text
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from ._core import __version__
+
     ap = argparse.ArgumentParser(
         prog="mobmem", description="Trace-driven simulator of a smartphone's memory system."
     )
+    ap.add_argument("--version", action="version", version=f"mobmem {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="replay a trace under one policy and memory size")
     _add_trace_args(p)
-    p.add_argument("--policy", "-p", default="clock")
-    p.add_argument(
-        "--memory", "-m", default="10%", help="frames, bytes (64MiB) or %% of footprint (default 10%%)"
-    )
+    p.add_argument("--policy", "-p", default="clock", help="page reclamation policy (mobmem policies)")
+    p.add_argument("--memory", "-m", default="10%", help="frames, bytes (64MiB) or %% of the footprint")
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="policy parameter (repeatable)")
     p.add_argument("--config", help="a TOML run file ([trace], [sim], [devices.NAME]) instead of flags")
     _add_sim_args(p)
@@ -609,48 +639,50 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="policies × memory sizes, in parallel, as one table")
     _add_trace_args(p)
-    p.add_argument("--policies", default="lru,clock,arc,2q,opt")
-    p.add_argument("--memory", "-m", default="5%,10%,15%,20%,25%")
-    p.add_argument("--threads", type=int, default=0, help="worker threads (default: all cores)")
+    p.add_argument("--policies", default="lru,clock,arc,2q,opt", help="policies, comma-separated")
+    p.add_argument("--memory", "-m", default="5%,10%,15%,20%,25%", help="memory sizes, comma-separated")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     _add_sim_args(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("stats", help="accesses, I/R/W, read:write, footprint, per-pid counts")
     _add_trace_args(p, positional=True)
-    p.add_argument("--page-size", type=int, default=4096)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--page-size", type=int, default=4096, help="page size in bytes (for the footprint)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("convert", help="convert a trace (to mobmem binary for fast re-runs)")
-    p.add_argument("input")
+    p.add_argument("input", help="trace to read (any format; gzip/zstd ok)")
     p.add_argument(
         "output", help="output file; format from its extension (.mobt, .csv, .txt), .gz/.zst compress"
     )
     p.add_argument("--to", choices=["binary", "csv", "text"], help="output format")
     p.add_argument("--format", help="force the input format")
-    p.add_argument("--skip-bad-lines", action="store_true")
+    p.add_argument("--skip-bad-lines", action="store_true", help="count and skip malformed lines")
     p.set_defaults(func=cmd_convert)
 
     p = sub.add_parser("gen", help="generate a synthetic app-like page trace")
     p.add_argument("--preset", help="angrybirds, youtube, chrome, facebook or farmstory (SPO-CLOCK Table 1)")
     p.add_argument("--accesses", "-n", help="number of accesses (e.g. 2M)")
     p.add_argument("--footprint", help="distinct pages")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="seed of the generator")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="any generator parameter (repeatable)")
     p.add_argument(
         "--hybrid",
         metavar="WORKLOAD",
         help="a hybrid-paper workload instead: critical-intensive, non-critical-intensive, balanced, stand-by",
     )
-    p.add_argument("--scale", type=float, default=0.1, help="--hybrid: times Table 2's request counts (0.1)")
-    p.add_argument("--output", "-o", required=True)
-    p.add_argument("--to", choices=["binary", "csv", "text"])
+    p.add_argument("--scale", type=float, default=0.1, help="--hybrid: times Table 2's request counts")
+    p.add_argument("--output", "-o", required=True, help="file to write (format from its extension)")
+    p.add_argument(
+        "--to", choices=["binary", "csv", "text"], help="output format, instead of the extension's"
+    )
     p.set_defaults(func=cmd_gen)
 
     p = sub.add_parser("demo", help="the main job on the bundled default workload")
     p.add_argument("--trace", help="replace the bundled real trace")
     p.add_argument("--accesses", type=int, default=2_000_000, help="length of the synthetic trace")
-    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(
@@ -659,14 +691,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--swap-ins", type=int, required=True, help="swap-ins without Direct Read (N_rd)")
     p.add_argument("--swap-outs", type=int, required=True, help="swap-outs (N_wr)")
     p.add_argument("--dr-swap-ins", type=int, help="swap-ins that still copy with Direct Read (N'_rd)")
-    p.add_argument("--duration", default="900s", help="up time t_TOTAL (default 900s)")
+    p.add_argument("--duration", default="900s", help="up time t_TOTAL")
     p.add_argument("--swap-size", default="128MiB", help="swap area size; scales DRAM refresh")
-    p.add_argument("--page-size", type=int, default=4096)
+    p.add_argument("--page-size", type=int, default=4096, help="page size in bytes")
     p.add_argument("--dram-model", default="lpddr2-dram", help="energy model of the DRAM-backed scheme")
     p.add_argument("--flash-model", default="emmc-inand", help="energy model of the flash-backed scheme")
     p.add_argument("--nvm-model", default="lpddr2-pcm", help="energy model of DR. Swap's NVM")
     p.add_argument("--devices", help="TOML file with [energy_models.NAME] tables (and devices)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_energy)
 
     from .reproduce import REPRODUCTIONS
@@ -674,7 +706,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="a paper's headline results beside ours")
     rsub = p.add_subparsers(dest="paper", required=True)
     for name, mod in REPRODUCTIONS.items():
-        rp = rsub.add_parser(name, help=(mod.__doc__ or "").strip().splitlines()[0])
+        summary, whole = _described(mod.__doc__ or "")
+        rp = rsub.add_parser(name, help=summary, description=whole)
         mod.add_arguments(rp)
         rp.set_defaults(func=cmd_reproduce)
 
@@ -688,8 +721,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_formats)
     p = sub.add_parser("devices", help="list device models")
     p.add_argument("--devices", help="TOML file with extra device models")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=cmd_devices)
+    _show_defaults(ap)
     return ap
 
 

@@ -37,7 +37,7 @@ def _usage(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_phone(args: argparse.Namespace) -> int:
     from .cli import _params
     from .phone import simulate_phone
-    from .table import num, render
+    from .table import num, render, seconds
 
     overrides = _params(args.set, "--set")
     for flag, key in (
@@ -138,7 +138,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
             for x in r.launches
         ]
         print(render(("#", "app", "kind", "ms", "file wait", "swap wait", "reclaim wait", "live"), rows))
-    print(f"\n({r.wall_time_s:.2f} s)")
+    print(f"\n({seconds(r.wall_time_s)})")
     return 0
 
 
@@ -193,33 +193,33 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "--emmc", choices=["in-order", "random"], help="the eMMC paper's ten-game scenario instead"
     )
-    p.add_argument("--rounds", type=int, default=3, help="--emmc: rounds after the first (default 3)")
+    p.add_argument("--rounds", type=int, default=3, help="--emmc: rounds after the first")
     p.add_argument("--synthetic", metavar="APPS,LAUNCHES,REUSE", help="A2S-style generated usage instead")
     p.add_argument("--gap", type=float, help="seconds between generated launches")
     p.add_argument("--phone", default="nexus5", help="phone preset (mobmem phones)")
     p.add_argument("--swap", help="swap device, or off")
-    p.add_argument("--swap-size")
-    p.add_argument("--dram")
+    p.add_argument("--swap-size", help="swap capacity (bytes or pages), over the preset's")
+    p.add_argument("--dram", help="DRAM size, over the preset's")
     p.add_argument("--reserved", help="DRAM out of the model's reach")
-    p.add_argument("--storage")
+    p.add_argument("--storage", help="file-store device, over the preset's")
     p.add_argument("--policy", help="page reclamation policy")
     p.add_argument("--killer", help="minfree or psi")
     p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap)")
     p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="any phone field (repeatable)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of generated usage and touches")
     p.add_argument("--phones", help="TOML file with more phones")
     p.add_argument("--apps", help="TOML file with more apps (or overrides)")
     p.add_argument("--devices", help="TOML file with more devices")
     p.add_argument("--launches", action="store_true", help="also print one row per launch")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=cmd_phone)
 
     p = sub.add_parser("phones", help="list phone presets")
     p.add_argument("--phones", help="TOML file with more phones")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=cmd_phones)
 
     p = sub.add_parser("apps", help="list the app catalog")
     p.add_argument("--apps", help="TOML file with more apps")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=cmd_apps)

@@ -35,5 +35,14 @@ def num(v: float | int) -> str:
     return f"{v:.3g}"
 
 
+def seconds(v: float) -> str:
+    """A duration people read: ``1.23 s``, ``12.3 ms``, ``45 µs`` (never ``0.000 s``)."""
+    if v >= 1:
+        return f"{v:.2f} s"
+    if v >= 1e-3:
+        return f"{v * 1e3:.3g} ms"
+    return f"{v * 1e6:.3g} µs"
+
+
 def ratio(v: float | None) -> str:
     return "—" if v is None else f"{v:.3f}×"

@@ -55,9 +55,10 @@ fn consistent(r: &PhoneResult) {
 fn conservation_across_policies_killers_and_swap() {
     let lib = Library::builtin();
     let mut jobs = Vec::new();
-    for policy in ["clock", "lru", "arc", "2q", "linux-2q", "mglru", "spo-clock", "fifo"] {
+    // Every registered policy that can run on a phone (OPT needs a page trace) and every killer.
+    for &policy in mobmem_core::policy::NAMES.iter().filter(|&&p| p != "opt") {
         for swap in ["emmc-gt-i9300", "zram-lz4", "off"] {
-            for killer in ["minfree", "psi"] {
+            for &killer in mobmem_core::system::killer::NAMES {
                 let o = [
                     ("policy", policy.into()),
                     ("params", toml::Table::new().into()),

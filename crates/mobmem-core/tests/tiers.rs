@@ -19,7 +19,7 @@ fn sqlite() -> Trace {
 #[test]
 fn flat_policies_on_dram_only_tiers_fault_like_flat_runs() {
     let t = sqlite();
-    for policy in ["lru", "clock", "2q", "arc", "linux-2q", "mglru", "opt"] {
+    for &policy in mobmem_core::policy::NAMES {
         let flat = run_cfg(&t, policy, 300, |_| {});
         let tiered = run_cfg(&t, policy, 300, |c| c.tiers = tiers(0.0, 64));
         let (a, b) = (&flat.meters, &tiered.meters);
@@ -38,7 +38,8 @@ fn flat_policies_on_dram_only_tiers_fault_like_flat_runs() {
 #[test]
 fn time_energy_and_counts_add_up() {
     let t = sqlite();
-    for policy in ["lru", "fg-aware", "clock-dwf"] {
+    // A flat policy stacked on the tiers, and every hybrid policy.
+    for &policy in ["lru"].iter().chain(mobmem_core::policy::hybrid::NAMES) {
         let r = run_cfg(&t, policy, 400, |c| c.tiers = tiers(0.9, 64));
         let m = &r.meters;
         let tm = m.tiers.as_ref().unwrap();

@@ -46,10 +46,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--accesses-per-turn", type=int, default=400_000, help="accesses of one app's turn (default 400k)"
     )
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--categories", default=",".join(PAPER_TABLE_IV))
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--rounds", type=int, default=3, help="round-robin rounds of each category's apps")
+    p.add_argument(
+        "--categories", default=",".join(PAPER_TABLE_IV), help="Table III categories, comma-separated"
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of the synthetic traces")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     p.add_argument(
         "--anon-rw-share", type=float, default=ANON_RW_SHARE, help="assumed share of anon pages kept written"
     )
@@ -64,7 +66,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=0.5,
         help="--switching: usable memory = system + this share of the category's apps (default 0.5)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
 def sensitivity(args: argparse.Namespace, cats: list[str]) -> dict[float, float]:

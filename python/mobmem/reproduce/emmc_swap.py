@@ -55,8 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--usable", type=int, help="usable memory in MB for the second block (default: calibrated)"
     )
     p.add_argument("--seed", type=int, default=7, help="seed of the random orders")
-    p.add_argument("--threads", type=int, default=0)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
 def _reserved(usable_mb: int) -> str:

@@ -53,9 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", default=",".join(map(str, MEMORY)), help="memory sizes, %% of footprint")
     p.add_argument("--pcm-share", type=float, default=0.9, help="PCM share of memory (paper: 0.9)")
     p.add_argument("--storage", default="emmc-inand", help="secondary storage device (default emmc-inand)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--threads", type=int, default=0)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=1, help="seed of the synthetic traces")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
 def _point(r: Any) -> dict[str, Any]:

@@ -42,10 +42,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--accesses", default=None, help="accesses per synthetic app, e.g. 2M (default: Table 1's)"
     )
     p.add_argument("--memory", default=",".join(map(str, MEMORY)), help="memory sizes, %% of footprint")
-    p.add_argument("--policies", default=",".join(POLICIES))
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--threads", type=int, default=0)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--policies", default=",".join(POLICIES), help="policies beside CLOCK, comma-separated")
+    p.add_argument("--seed", type=int, default=1, help="seed of the synthetic traces")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
 def io_compared(m: dict[str, Any]) -> float:
