@@ -158,3 +158,28 @@ def test_zram_takes_memory_from_the_same_dram():
     assert z.meters["faults"] >= plain.meters["faults"] and z.meters["swap_outs"] > 0
     with pytest.raises(mobmem.ConfigError, match="zram"):
         mobmem.simulate(t, "lru", memory="30%", swap="zram-lz4", tiers={"pcm_share": 0.5})
+
+
+def test_traces_from_a_notebooks_columns(sqlite_slice):
+    import numpy as np
+
+    pages = [p for p, _ in sqlite_slice.head(5000)]
+    ops = "".join(o for _, o in sqlite_slice.head(5000))
+    t = mobmem.Trace.from_pages(pages, ops, name="mine")
+    assert (len(t), t.format, t.path) == (5000, "memory", "mine")
+    # The same accesses as a numpy array with op codes: the same run.
+    codes = np.array(["IRW".index(o) for o in ops])
+    t2 = mobmem.Trace.from_pages(np.array(pages, dtype=np.uint64), codes)
+    r1, r2 = (mobmem.simulate(x, policy="lru", memory=64) for x in (t, t2))
+    assert r1.faults == r2.faults > 0
+    # And the same as reading those lines from a file.
+    assert t.head(20) == sqlite_slice.head(20)
+    for pages_, ops_, field in [
+        ([1, 2], "R", "ops"),
+        ([1, -2], "RR", "pages"),
+        ([1], "X", "ops"),
+        ([], "", "pages"),
+    ]:
+        with pytest.raises(mobmem.ConfigError) as e:
+            mobmem.Trace.from_pages(pages_, ops_)
+        assert e.value.field == field

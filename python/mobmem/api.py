@@ -84,6 +84,43 @@ class Trace:
         return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines, side))
 
     @classmethod
+    def from_pages(cls, pages: Any, ops: Any = None, name: str = "<memory>") -> Trace:
+        """A trace from a notebook's columns: ``pages`` (page numbers: a list, an ``array`` or a
+        numpy array of non-negative integers) and ``ops`` (one per access: a string such as
+        ``"RRW"``, a sequence of ``"I"``/``"R"``/``"W"``, or codes 0 = I, 1 = R, 2 = W; all reads
+        when omitted). ``name`` stands for the path in results."""
+        import array
+
+        from .errors import ConfigError
+
+        n = len(pages)
+        try:
+            if hasattr(pages, "astype"):  # numpy, without importing it
+                if n and pages.min() < 0:
+                    raise ConfigError("pages must be non-negative page numbers", "pages")
+                page_bytes = pages.astype("<u8").tobytes()
+            else:
+                page_bytes = array.array("Q", [int(p) for p in pages]).tobytes()
+        except (OverflowError, TypeError, ValueError) as e:
+            raise ConfigError(
+                f"pages must be non-negative whole page numbers below 2^64: {e}", "pages"
+            ) from None
+        codes = {"I": 0, "R": 1, "W": 2, "i": 0, "r": 1, "w": 2}
+        if ops is None:
+            op_bytes = bytes([1]) * n
+        elif isinstance(ops, str) or (len(ops) and isinstance(ops[0], str)):
+            try:
+                op_bytes = bytes(codes[o] for o in ops)
+            except KeyError as e:
+                raise ConfigError(f"ops: {e.args[0]!r} is not I, R or W", "ops") from None
+        else:
+            try:
+                op_bytes = bytes(int(o) for o in ops)
+            except (ValueError, TypeError) as e:
+                raise ConfigError(f"ops must be codes 0 (I), 1 (R) or 2 (W): {e}", "ops") from None
+        return cls(_core.trace_from_pages(name, page_bytes, op_bytes))
+
+    @classmethod
     def hybrid(
         cls,
         workload: str = "critical-intensive",

@@ -375,3 +375,16 @@ fn lackey_sizes_beyond_one_access_are_refused() {
     let t = read(&tmp("ok.lackey", b"I  0400,4\n L 0,65536\n")).unwrap();
     assert_eq!(t.len(), 1 + 16);
 }
+
+#[test]
+fn traces_from_in_memory_columns() {
+    let t = Trace::from_pages("cols", &[7, 8, 7, 9], &[1, 2, 0, 1]).unwrap();
+    assert_eq!(ops(&t), vec![(7, Op::Read), (8, Op::Write), (7, Op::Instr), (9, Op::Read)]);
+    assert_eq!((t.num_pages(), t.format), (3, "memory"));
+    for (pages, ops_, needle) in
+        [(&[1u64, 2][..], &[1u8][..], "one op per access"), (&[1], &[3], "op 3 at access 0"), (&[], &[], "no accesses")]
+    {
+        let e = Trace::from_pages("x", pages, ops_).unwrap_err();
+        assert!(matches!(&e, Error::Config { .. }) && e.to_string().contains(needle), "{e}");
+    }
+}

@@ -124,6 +124,15 @@ fn open_trace(
     Ok(Trace { inner: Arc::new(t) })
 }
 
+/// A trace from in-memory columns: page numbers as little-endian u64 bytes, ops as bytes 0/1/2.
+#[pyfunction]
+fn trace_from_pages(py: Python<'_>, name: &str, pages: &[u8], ops: &[u8]) -> PyResult<Trace> {
+    let pages: Vec<u64> = pages.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+    let (name, ops) = (name.to_string(), ops.to_vec());
+    let t = detach(py, move || CoreTrace::from_pages(&name, &pages, &ops))?;
+    Ok(Trace { inner: Arc::new(t) })
+}
+
 /// Generates a synthetic trace from generator parameters given as JSON.
 #[pyfunction]
 fn generate(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
@@ -421,6 +430,7 @@ fn usage(py: Python<'_>, spec_json: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Trace>()?;
     m.add_function(wrap_pyfunction!(open_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_from_pages, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(preset_params, m)?)?;
     m.add_function(wrap_pyfunction!(preset_names, m)?)?;

@@ -435,6 +435,38 @@ impl TraceBuilder {
     }
 }
 
+impl Trace {
+    /// A trace from in-memory columns (a notebook's arrays): page numbers and ops (0 = instruction
+    /// fetch, 1 = read, 2 = write), one each per access; `name` stands for the path in results.
+    pub fn from_pages(name: &str, pages: &[u64], ops: &[u8]) -> Result<Trace> {
+        if pages.len() != ops.len() {
+            return Err(Error::config(
+                "ops",
+                format!("{} pages but {} ops: one op per access", pages.len(), ops.len()),
+            ));
+        }
+        if pages.is_empty() {
+            return Err(Error::config("pages", "no accesses"));
+        }
+        let path = PathBuf::from(name);
+        let mut b = TraceBuilder::new(&path, &ReadOptions::default());
+        b.reserve(pages.len());
+        for (i, (&page, &op)) in pages.iter().zip(ops).enumerate() {
+            let op = match op {
+                0 => Op::Instr,
+                1 => Op::Read,
+                2 => Op::Write,
+                v => return Err(Error::config("ops", format!("op {v} at access {i} (0 = I, 1 = R, 2 = W)"))),
+            };
+            b.push(i as u64 + 1, page, op).map_err(|e| match e {
+                Error::TraceFormat { msg, .. } => Error::config("pages", msg),
+                e => e,
+            })?;
+        }
+        Ok(b.finish("memory"))
+    }
+}
+
 /// Opens and reads a whole trace of any registered format, compressed or not.
 pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
     let (mut input, _compression) = open_input(path)?;
