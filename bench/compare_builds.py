@@ -32,10 +32,10 @@ def best(n, f):
 import os
 if not os.path.exists(mobt):
     mobmem.Trace.open(txt).save(mobt, "binary")
-out = {"load binary": best(5, lambda: mobmem.Trace.open(mobt)), "load text": best(2, lambda: mobmem.Trace.open(txt))}
+out = {"load binary": best(15, lambda: mobmem.Trace.open(mobt)), "load text": best(2, lambda: mobmem.Trace.open(txt))}
 t = mobmem.Trace.open(mobt)
 for pol, mem in (("clock", "95%"), ("clock", "10%"), ("linux-2q", "10%")):
-    out[f"replay {pol} {mem}"] = best(5, lambda: mobmem.simulate(t, policy=pol, memory=mem))
+    out[f"replay {pol} {mem}"] = best(9, lambda: mobmem.simulate(t, policy=pol, memory=mem))
 out["phone: real window, nexus5"] = best(3, lambda: mobmem.simulate_phone(ph.usage_file(usage), "nexus5"))
 out["phone: A2S Large, 1 GiB"] = best(
     3, lambda: mobmem.simulate_phone(ph.synthetic(36, 256, 6.10, seed=1), "nexus5", dram="1GiB", reserved="400MiB")

@@ -8,7 +8,7 @@ use super::phone::Phones;
 use super::sim::{simulate_phone, PhoneRun};
 use super::usage::{UsageTrace, EMMC_APPS};
 use crate::device::Catalog;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -47,9 +47,6 @@ impl UsageSpec {
         match self {
             UsageSpec::File { path, user } => UsageTrace::load(path, user.as_deref()),
             UsageSpec::Rounds { apps, rounds, random, seed, gap_s } => {
-                if !(*gap_s >= 0.0 && gap_s.is_finite()) {
-                    return Err(Error::config("usage.gap_s", format!("{gap_s} is not a time ≥ 0")));
-                }
                 let names: Vec<&str> = match apps {
                     Some(a) => a.iter().map(|s| s.as_str()).collect(),
                     None => EMMC_APPS.to_vec(),
