@@ -225,7 +225,7 @@ impl<T: TierPolicy> Tiered<T> {
     }
 
     fn fault(&mut self, a: &Access, critical: bool) -> Result<()> {
-        self.spent += match self.pages.classify(a, false)? {
+        self.spent += match self.pages.classify(a, false)?.1 {
             FaultIo::SwapRead => self.costs.io.swap_read_ns,
             FaultIo::FileRead => self.costs.io.file_read_ns,
             FaultIo::None | FaultIo::Mapped => 0.0,

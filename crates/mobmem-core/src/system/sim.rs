@@ -16,7 +16,7 @@ use super::phone::{Layout, Phone};
 use super::ranges::Ranges;
 use super::usage::UsageTrace;
 use crate::device::{Catalog, Device, DeviceKind};
-use crate::engine::{Engine, EvictIo, ANON};
+use crate::engine::{Engine, ANON, FILE_FIXED};
 use crate::error::{Error, Result};
 use crate::policy::{self, IoCosts, Policy, PolicySetup, PolicyVisitor};
 use crate::trace::gen::Rng;
@@ -160,8 +160,6 @@ struct Sim<'a, P: Policy, K: Killer> {
     file_write_pages_dev: u64,
     checks: bool,
     launches: Vec<LaunchRecord>,
-    /// Resident file pages (the page cache), kept up to date from the engine's counters.
-    file_resident: u64,
     /// Whether the touches being made are the foreground app's (launch or session): only its
     /// waits count as memory stall (background work's clock runs behind the device queues).
     in_fg: bool,
@@ -176,16 +174,7 @@ fn pages_of(mib: f64, page_size: u64) -> u32 {
 impl<P: Policy, K: Killer> Sim<'_, P, K> {
     /// Frames holding neither a page nor compressed swap (zram).
     fn free(&self) -> u64 {
-        self.e.frames.saturating_sub(self.e.used()) as u64
-    }
-
-    fn resident_file(&self) -> u64 {
-        self.file_resident
-    }
-
-    /// Page-cache pages that left memory: the engine counts file drops and write-backs.
-    fn file_evictions(&self) -> u64 {
-        self.e.pages.m.file_drops + self.e.pages.m.write_backs
+        self.e.free()
     }
 
     fn view(&mut self, t: f64) -> MemView {
@@ -194,10 +183,10 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             page_size: self.phone.page_size,
             frames: self.layout.frames,
             free_pages: self.free(),
-            file_pages: self.resident_file(),
+            file_pages: self.e.view().file_resident,
             swap_on: self.swap.is_some(),
             swap_total: self.layout.swap_pages,
-            swap_used: self.e.pages.swap_used,
+            swap_used: self.e.view().swap_used,
             stall_ms_per_s: self.stall.ms_per_s(t),
         }
     }
@@ -221,9 +210,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         if !p.ranged {
             return 0;
         }
-        let f = &self.e.pages.flags[p.anon0 as usize..(p.anon0 + p.anon_n) as usize];
-        f.iter().filter(|&&x| x & (crate::engine::pages::RESIDENT | crate::engine::pages::SWAP_VALID) != 0).count()
-            as u64
+        self.e.holds(p.anon0..p.anon0 + p.anon_n).either
     }
 
     /// Kills `pid`: its anon pages leave memory and swap at once (file pages stay in the page
@@ -231,10 +218,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
     fn kill(&mut self, pid: usize, reason: &str) {
         let expect = self.checks.then(|| {
             let p = &self.procs[pid];
-            let f = &self.e.pages.flags[p.anon0 as usize..(p.anon0 + p.anon_n) as usize];
-            let res = f.iter().filter(|&&x| x & crate::engine::pages::RESIDENT != 0).count();
-            let swp = f.iter().filter(|&&x| x & crate::engine::pages::SWAP_VALID != 0).count() as u64;
-            (self.e.resident - res, self.e.pages.swap_used - swp)
+            let h = self.e.holds(p.anon0..p.anon0 + p.anon_n);
+            let v = self.e.view();
+            (v.resident - h.resident, v.swap_used - h.swapped)
         });
         let p = &mut self.procs[pid];
         p.alive = false;
@@ -244,10 +230,11 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             self.e.release(page, ANON);
         }
         if let Some((res, swp)) = expect {
-            if (self.e.resident, self.e.pages.swap_used) != (res, swp) && self.broken.is_none() {
+            let v = self.e.view();
+            if (v.resident, v.swap_used) != (res, swp) && self.broken.is_none() {
                 self.broken = Some(format!(
                     "killing {} left {} frames and {} slots in use, expected {res} and {swp}",
-                    self.procs[pid].name, self.e.resident, self.e.pages.swap_used
+                    self.procs[pid].name, v.resident, v.swap_used
                 ));
             }
         }
@@ -329,7 +316,6 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let p = &self.procs[self.owner[page as usize] as usize];
         let end = (p.file0 + p.file_n).min(page + max);
         let ahead = self.e.prefetch_file(page + 1..end, self.index);
-        self.file_resident += ahead;
         (self.request(DevRef::File, false, 1 + ahead, t), 1 + ahead)
     }
 
@@ -347,23 +333,8 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
 
     /// Reclaims up to `n` pages; returns (reclaimed, swap writes, file writes).
     fn reclaim(&mut self, n: u64) -> Result<(u64, u64, u64)> {
-        let (mut got, mut sw, mut fw) = (0, 0, 0);
-        let fe0 = self.file_evictions();
-        while got < n {
-            match self.e.try_reclaim(self.index)? {
-                Some(io) => {
-                    got += 1;
-                    match io {
-                        EvictIo::SwapWrite => sw += 1,
-                        EvictIo::FileWrite => fw += 1,
-                        EvictIo::None => {}
-                    }
-                }
-                None => break,
-            }
-        }
-        self.file_resident -= self.file_evictions() - fe0;
-        Ok((got, sw, fw))
+        let r = self.e.reclaim(n, self.index)?.evicted;
+        Ok((r.pages() as u64, r.swap_writes as u64, r.file_writes as u64))
     }
 
     /// kswapd at `t`: the killer looks first (the legacy LMK ran as a shrinker inside reclaim),
@@ -417,9 +388,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                         "at {:.3} s nothing can be reclaimed or killed for {fg:?}: {} frames resident ({} file), \
                          swap {} of {} pages, {others} other apps alive",
                         *clock * 1e-9,
-                        self.e.resident,
-                        self.file_resident,
-                        self.e.pages.swap_used,
+                        self.e.view().resident,
+                        self.e.view().file_resident,
+                        self.e.view().swap_used,
                         self.layout.swap_pages
                     ),
                 });
@@ -430,32 +401,14 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
 
     /// One touch by the task at `*clock`; its I/O waits advance the clock.
     fn touch(&mut self, page: PageId, op: Op, clock: &mut f64, w: &mut Waits) -> Result<()> {
-        use crate::engine::pages::{NVM_MAPPED, RESIDENT};
-        let f = self.e.pages.flags[page as usize];
         self.m.touches += 1;
-        if f & RESIDENT != 0 || (f & NVM_MAPPED != 0 && !op.is_write()) {
+        if self.e.would_hit(page, op) {
             return self.e.access(page, op, self.index).map(|_| self.index += 1);
         }
         self.make_room(clock, w)?;
-        let m0 = &self.e.pages.m;
-        let (fr0, rr0, sw0, sra0, so0, wb0, fd0) = (
-            m0.cold_file + m0.file_rereads,
-            m0.file_rereads,
-            m0.swap_ins,
-            m0.swap_readahead,
-            m0.swap_outs,
-            m0.write_backs,
-            m0.file_drops,
-        );
-        self.e.access(page, op, self.index)?;
+        let o = self.e.access(page, op, self.index)?;
         self.index += 1;
-        let m1 = &self.e.pages.m;
-        let file = m1.cold_file + m1.file_rereads - fr0;
-        let refault = m1.file_rereads - rr0;
-        let swap_in = m1.swap_ins - sw0 + m1.swap_readahead - sra0;
-        let (so, wb) = (m1.swap_outs - so0, m1.write_backs - wb0);
-        let dropped = m1.file_drops - fd0 + wb;
-        self.file_resident = self.file_resident + file - dropped;
+        let (so, wb) = (o.evicted.swap_writes as u64, o.evicted.file_writes as u64);
         if so + wb > 0 {
             // The policy reclaimed inside the fault (2Q's queue cap): synchronous, like direct reclaim.
             let end = self.write_batch(so, wb, *clock);
@@ -463,19 +416,19 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             self.stall_add(*clock, end - *clock);
             *clock = end;
         }
-        if file > 0 {
+        if o.file_reads > 0 {
             let (end, n) = self.file_read(page, *clock);
             w.file += end - *clock;
             w.file_pages += n;
-            if refault > 0 {
+            if o.fault == Some(crate::engine::Fault::FileReread) {
                 self.stall_add(*clock, end - *clock);
             }
             *clock = end;
         }
-        if swap_in > 0 && self.swap.is_some() {
-            let end = self.request(DevRef::Swap, false, swap_in, *clock);
+        if o.swap_reads > 0 && self.swap.is_some() {
+            let end = self.request(DevRef::Swap, false, o.swap_reads as u64, *clock);
             w.swap += end - *clock;
-            w.swap_pages += swap_in;
+            w.swap_pages += o.swap_reads as u64;
             self.stall_add(*clock, end - *clock);
             *clock = end;
         }
@@ -693,10 +646,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             let ppid = self.app_pid(prev);
             let (f0, nf) = (got.range.file0, self.procs[ppid].file_n);
             for page in f0..f0 + nf {
-                if self.e.pages.flags[page as usize] & crate::engine::pages::RESIDENT != 0 {
-                    self.file_resident -= 1;
-                }
-                self.e.release(page, crate::engine::pages::FILE_FIXED);
+                self.e.release(page, FILE_FIXED);
             }
             self.procs[ppid].ranged = false;
             self.m.ranges_reused += 1;
@@ -744,31 +694,14 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
     /// The conservation invariants (tests): resident and swap counts match the page states, free
     /// memory is never negative, dead processes hold nothing, swap is never used with swap off.
     fn check(&self) -> Result<()> {
-        use crate::engine::pages::{RESIDENT, SWAP_VALID};
-        let f = &self.e.pages.flags;
-        let resident = f.iter().filter(|&&x| x & RESIDENT != 0).count();
-        let swapped = f.iter().filter(|&&x| x & SWAP_VALID != 0).count() as u64;
         let bad = |msg: String| Err(Error::Invariant(msg));
         if let Some(b) = &self.broken {
             return bad(b.clone());
         }
-        let file = f.iter().filter(|&&x| x & RESIDENT != 0 && x & ANON == 0).count() as u64;
-        if file != self.file_resident {
-            return bad(format!("{file} resident file pages, {} counted", self.file_resident));
-        }
-        if resident != self.e.resident || self.e.used() > self.e.frames {
-            return bad(format!(
-                "{resident} resident pages, engine counts {} and {} of zram, of {} frames",
-                self.e.resident,
-                self.e.pages.pool_frames(),
-                self.e.frames
-            ));
-        }
-        if swapped != self.e.pages.swap_used || swapped > self.layout.swap_pages {
-            return bad(format!(
-                "{swapped} swapped pages, {} slots used of {}",
-                self.e.pages.swap_used, self.layout.swap_pages
-            ));
+        self.e.check().or_else(bad)?;
+        let v = self.e.view();
+        if v.swap_used > self.layout.swap_pages {
+            return bad(format!("{} slots used of {}", v.swap_used, self.layout.swap_pages));
         }
         for p in &self.procs {
             let held = self.held(p);
@@ -778,8 +711,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             if !p.ranged {
                 continue;
             }
-            let beyond = &f[(p.anon0 + p.anon_alloc) as usize..(p.anon0 + p.anon_n) as usize];
-            if beyond.iter().any(|&x| x & (RESIDENT | SWAP_VALID) != 0) {
+            if self.e.holds(p.anon0 + p.anon_alloc..p.anon0 + p.anon_n).either > 0 {
                 return bad(format!("process {} holds anon pages it never allocated", p.name));
             }
         }
@@ -899,7 +831,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         e.total_j = e.dram_background_j + e.swap_device_j + e.storage_device_j + e.launch_j;
         m.defaulted_apps = m.apps.iter().filter(|a| !a.known).count() as u64;
         m.page_ids = self.owner.len() as u64;
-        let mut pages = self.e.pages.m.clone();
+        let mut pages = self.e.meters().clone();
         pages.accesses = self.index as u64;
         pages.file_reads = pages.cold_file + pages.file_rereads;
         let phone = self.phone.clone();
@@ -1197,7 +1129,6 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             file_write_pages_dev: 0,
             checks: r.checks,
             launches: Vec::new(),
-            file_resident: 0,
             in_fg: false,
             broken: None,
         };

@@ -1,0 +1,226 @@
+//! Page-trace runs: a config resolved against the device catalog, the policy dispatched to a
+//! monomorphised engine (flat, or tiered for hybrid memory), meters finished into a `RunResult`;
+//! grids run in parallel.
+
+use super::{tiered, Engine};
+use crate::config::SimConfig;
+use crate::device::Catalog;
+use crate::error::{Error, Result};
+use crate::meters::{Meters, ResolvedConfig, ResolvedTiers, RunResult};
+use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
+use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
+use crate::trace::{Trace, TraceStats};
+use std::time::Instant;
+
+struct Run<'a> {
+    trace: &'a Trace,
+    costs: policy::IoCosts,
+    direct_read: bool,
+    frames: usize,
+    swap_cap: u64,
+    zram: Option<f64>,
+    params: &'a toml::Table,
+}
+
+impl PolicyVisitor for Run<'_> {
+    type Output = Result<Meters>;
+    fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
+        let params: P::Params = policy::parse_params(name, self.params)?;
+        let policy =
+            P::new(&PolicySetup { frames: self.frames, space: self.trace.space(), costs: self.costs }, params)?;
+        let mut e =
+            Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read).with_zram(self.zram);
+        e.replay(self.trace)?;
+        Ok(e.into_meters())
+    }
+}
+
+/// A tiered run of a hybrid policy, or of a flat one through `Stacked`.
+struct TieredRun<'a> {
+    trace: &'a Trace,
+    costs: policy::IoCosts,
+    dram: usize,
+    pcm: usize,
+    swap_cap: u64,
+    params: &'a toml::Table,
+    tier_costs: Option<tiered::Costs>,
+}
+
+impl TieredRun<'_> {
+    fn go<T: TierPolicy>(mut self, params: T::Params) -> Result<Meters> {
+        let policy = T::new(
+            &TierSetup { dram_frames: self.dram, pcm_frames: self.pcm, space: self.trace.space(), costs: self.costs },
+            params,
+        )?;
+        let costs = self.tier_costs.take().ok_or_else(|| Error::Invariant("tier costs used twice".into()))?;
+        let mut e = tiered::Tiered::new(policy, self.trace, self.dram, self.pcm, self.swap_cap, costs);
+        e.replay(self.trace)?;
+        Ok(e.into_meters())
+    }
+}
+
+impl TierPolicyVisitor for TieredRun<'_> {
+    type Output = Result<Meters>;
+    fn visit<T: TierPolicy>(self, name: &'static str) -> Result<Meters> {
+        let params: T::Params = policy::parse_params(name, self.params)?;
+        self.go::<T>(params)
+    }
+}
+
+impl PolicyVisitor for TieredRun<'_> {
+    type Output = Result<Meters>;
+    fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
+        let params: P::Params = policy::parse_params(name, self.params)?;
+        self.go::<Stacked<P>>(params)
+    }
+}
+
+/// Replays `trace` under `cfg`. `stats` are the trace's statistics (computed once per trace and
+/// shared by every run of a grid).
+pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
+    cfg.validate(catalog)?;
+    let swap = catalog.get(&cfg.swap, "swap")?.clone();
+    let storage = catalog.get(&cfg.storage, "storage")?.clone();
+    let footprint = trace.num_pages() as u64;
+    let frames = cfg.memory.to_pages(cfg.page_size, footprint);
+    if frames == 0 {
+        return Err(Error::config("memory", format!("{} is less than one {}-byte page", cfg.memory, cfg.page_size)));
+    }
+    if frames > u32::MAX as u64 {
+        return Err(Error::config("memory", format!("{frames} frames is more than mobmem models")));
+    }
+    let swap_pages = cfg.swap_size.map(|s| s.to_pages(cfg.page_size, footprint));
+    let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
+    // Device figures are per 4 KiB (as in `Meters::finish`).
+    let scale = cfg.page_size as f64 / 4096.0;
+    let costs = policy::IoCosts {
+        swap_read_ns: swap.read_ns * scale,
+        swap_write_ns: swap.write_ns * scale,
+        file_read_ns: storage.read_ns * scale,
+        file_write_ns: storage.write_ns * scale,
+    };
+    let swap_cap = swap_pages.unwrap_or(u64::MAX);
+    let tiers = match &cfg.tiers {
+        None => None,
+        Some(t) => {
+            let (dram, pcm) = t.split(frames);
+            let models = (catalog.tier(&t.dram, "tiers.dram")?.clone(), catalog.tier(&t.pcm, "tiers.pcm")?.clone());
+            Some((t, dram, pcm, models))
+        }
+    };
+    let start = Instant::now();
+    let mut m = if let Some((t, dram, pcm, (dm, pm))) = &tiers {
+        if let Some(procs) = &trace.procs {
+            procs.check_covers(trace, "the trace's process table")?;
+        }
+        let run = |c| TieredRun {
+            trace,
+            costs,
+            dram: *dram as usize,
+            pcm: *pcm as usize,
+            swap_cap,
+            params: &cfg.params,
+            tier_costs: Some(c),
+        };
+        let c = || tiered::Costs::new(dm, pm, cfg.page_size / t.access_bytes, costs);
+        match hybrid::dispatch(&cfg.policy, run(c())) {
+            Some(r) => r?,
+            None => policy::dispatch(&cfg.policy, run(c()))??,
+        }
+    } else {
+        policy::dispatch(
+            &cfg.policy,
+            Run {
+                trace,
+                costs,
+                direct_read: cfg.direct_read,
+                frames: frames as usize,
+                swap_cap,
+                zram: swap.compression_ratio,
+                params: &cfg.params,
+            },
+        )??
+    };
+    let wall = start.elapsed().as_secs_f64();
+    m.finish(&swap, &storage, cfg.page_size, cfg.cpu_ns_per_access);
+    if let Some((t, _, _, (dm, pm))) = &tiers {
+        tiered::finish_energy(&mut m, dm, pm, t.access_bytes, cfg.page_size);
+    }
+    let swap_energy = match &swap.energy_model {
+        Some(name) => {
+            // The area's size scales DRAM refresh: the configured size, else what the run used.
+            let swap_bytes = swap_pages.unwrap_or(m.peak_swap_pages) * cfg.page_size;
+            let t_total = cfg.energy_duration_s.unwrap_or(m.sim_time_ns * 1e-9);
+            Some(catalog.model(name)?.evaluate(name, m.swap_ins, m.swap_outs, cfg.page_size, t_total, swap_bytes))
+        }
+        None => None,
+    };
+    Ok(RunResult {
+        swap_energy,
+        config: ResolvedConfig {
+            policy: cfg.policy.clone(),
+            params,
+            memory: cfg.memory.to_string(),
+            frames,
+            page_size: cfg.page_size,
+            swap,
+            storage,
+            swap_pages,
+            cpu_ns_per_access: cfg.cpu_ns_per_access,
+            direct_read: cfg.direct_read,
+            energy_duration_s: cfg.energy_duration_s,
+            tiers: tiers.map(|(t, dram, pcm, (dm, pm))| ResolvedTiers {
+                pcm_share: t.pcm_share,
+                dram_frames: dram,
+                pcm_frames: pcm,
+                access_bytes: t.access_bytes,
+                dram: dm,
+                pcm: pm,
+            }),
+        },
+        trace: stats.clone(),
+        accesses_per_s: if wall > 0.0 { m.accesses as f64 / wall } else { 0.0 },
+        meters: m,
+        wall_time_s: wall,
+    })
+}
+
+/// Runs every configuration of a grid on `threads` threads (0 = all cores); results come back in
+/// the order of `configs`, whatever order they finished in.
+pub fn simulate_grid(
+    trace: &Trace,
+    stats: &TraceStats,
+    configs: &[SimConfig],
+    catalog: &Catalog,
+    threads: usize,
+) -> Vec<Result<RunResult>> {
+    parallel(configs.len(), threads, |i| simulate(trace, stats, &configs[i], catalog))
+}
+
+/// Computes `f(0..n)` on `threads` threads (0 = all cores), results in index order.
+pub(crate) fn parallel<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> Result<T> + Sync) -> Vec<Result<T>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads =
+        if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads }
+            .min(n.max(1));
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<Result<T>>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let r = f(i);
+                out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    out.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(Error::Invariant("a parallel run did not finish".into()))))
+        .collect()
+}

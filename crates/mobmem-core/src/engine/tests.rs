@@ -1,0 +1,124 @@
+//! The engine's API contract, over every registered policy: what `access` and `reclaim` return
+//! adds up to the engine's own counters, and the view agrees with the page states.
+
+use super::*;
+use crate::policy::{self, IoCosts, PolicySetup, PolicyVisitor};
+use crate::trace::gen::Rng;
+use proptest::prelude::*;
+
+/// Random accesses over `n` pages (some declared anon, some file, some undeclared), a few kswapd-
+/// like reclaims and releases between them.
+struct Drive {
+    n: u32,
+    frames: usize,
+    swap_cap: u64,
+    zram: Option<f64>,
+    read_around: u32,
+    seed: u64,
+    steps: usize,
+}
+
+impl PolicyVisitor for &Drive {
+    type Output = std::result::Result<(), String>;
+    fn visit<P: Policy>(self, name: &'static str) -> Self::Output {
+        let kinds: Vec<u8> = (0..self.n).map(|p| (p % 3) as u8).collect();
+        let space = PageSpace { pages: self.n as usize, kinds: Some(&kinds), future: None };
+        let setup = PolicySetup { frames: self.frames, space, costs: IoCosts::default() };
+        let policy = P::new(&setup, P::Params::default()).map_err(|e| e.to_string())?;
+        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, false).with_zram(self.zram);
+        if self.read_around > 0 {
+            e = e.with_read_around(self.read_around);
+        }
+        let mut rng = Rng::new(self.seed);
+        let (mut swap_reads, mut file_reads, mut ev, mut faults) = (0u64, 0u64, Evictions::default(), 0u64);
+        // The counters as of the last access that completed (one that runs out of memory counts
+        // its fault, then fails).
+        let mut m = e.meters().clone();
+        for i in 0..self.steps {
+            let r = rng.f64();
+            if r < 0.02 {
+                let got = e.reclaim(1 + rng.below(4), i).map_err(|x| x.to_string())?;
+                ev += got.evicted;
+                m = e.meters().clone();
+                continue;
+            }
+            if r < 0.03 {
+                let p = rng.below(self.n as u64) as u32;
+                // Releasing declared kinds only: an undeclared page stays as the trace made it.
+                if kinds[p as usize] != 0 {
+                    e.release(p, if kinds[p as usize] == 1 { ANON } else { FILE_FIXED });
+                }
+                continue;
+            }
+            let page = (rng.below(self.n as u64 / 2) + rng.below(self.n as u64 / 2 + 1)) as u32 % self.n;
+            let op = if rng.f64() < 0.3 { Op::Write } else { Op::Read };
+            let hit = e.would_hit(page, op);
+            let o = match e.access(page, op, i) {
+                Ok(o) => o,
+                Err(crate::error::Error::OutOfMemory { .. }) => break,
+                Err(x) => return Err(format!("{name}: {x}")),
+            };
+            if hit != o.is_hit() {
+                return Err(format!("{name}: would_hit said {hit}, access said {o:?}"));
+            }
+            faults += o.fault.is_some() as u64;
+            swap_reads += o.swap_reads as u64;
+            file_reads += o.file_reads as u64;
+            ev += o.evicted;
+            e.check().map_err(|x| format!("{name} at {i}: {x}"))?;
+            m = e.meters().clone();
+        }
+        let want = (m.faults, m.swap_ins + m.swap_readahead, m.cold_file + m.file_rereads);
+        if (faults, swap_reads, file_reads) != want {
+            return Err(format!("{name}: outcomes say {:?}, meters {want:?}", (faults, swap_reads, file_reads)));
+        }
+        let evm = (m.swap_outs, m.write_backs, m.swap_cache_drops, m.file_drops);
+        let evo = (ev.swap_writes as u64, ev.file_writes as u64, ev.swap_cache_drops as u64, ev.file_drops as u64);
+        if evo != evm {
+            return Err(format!("{name}: evictions say {evo:?}, meters {evm:?}"));
+        }
+        let v = e.view();
+        if v.free + v.resident + v.zram_frames != v.frames {
+            return Err(format!("{name}: view does not add up: {v:?}"));
+        }
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    #[test]
+    fn outcomes_add_up_to_the_meters_for_every_policy(
+        seed in any::<u64>(),
+        frames in 4usize..64,
+        zram in prop::sample::select(vec![None, Some(2.5)]),
+        read_around in 0u32..3,
+        swap_full in any::<bool>(),
+    ) {
+        let d = Drive { n: 200, frames, swap_cap: if swap_full { 40 } else { u64::MAX }, zram, read_around, seed, steps: 3000 };
+        for name in policy::NAMES {
+            if *name == "opt" {
+                continue; // offline: needs the accesses to come
+            }
+            policy::dispatch(name, &d).unwrap().map_err(TestCaseError::fail)?;
+        }
+    }
+}
+
+#[test]
+fn a_reclaim_says_why_it_fell_short() {
+    // Every page dirty anon, swap of 0 slots: nothing can go, and the reclaim says swap is full.
+    let kinds = vec![1u8; 8];
+    let space = PageSpace { pages: 8, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup { frames: 4, space, costs: IoCosts::default() };
+    let mut e = Engine::new(crate::policy::lru::Lru::new(&setup, Default::default()).unwrap(), space, 4, 0, false);
+    for p in 0..4 {
+        let o = e.access(p, Op::Write, p as usize).unwrap();
+        assert_eq!(o.fault, Some(Fault::ZeroFill));
+    }
+    let r = e.reclaim(2, 4).unwrap();
+    assert_eq!((r.evicted.pages(), r.short), (0, Some(Shortfall::SwapFull)));
+    // An empty engine has nothing to offer.
+    let mut e = Engine::new(crate::policy::lru::Lru::new(&setup, Default::default()).unwrap(), space, 4, 10, false);
+    assert_eq!(e.reclaim(1, 0).unwrap().short, Some(Shortfall::Nothing));
+}
