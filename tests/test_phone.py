@@ -115,6 +115,44 @@ def test_cli_phone_and_lists(tmp_path):
     assert j["meters"]["defaulted_apps"] == 0 and j["meters"]["resumed"] == 1
 
 
+def test_swap_admissions_from_the_core_registry():
+    names = ph.swap_admissions()
+    assert {"all", "off", "adj-limit"} <= set(names)
+    listed = cli("admissions").stdout
+    assert all(n in listed for n in names)
+    assert "--swap-admission" in cli("phone", "--help").stdout
+    usage = ph.synthetic(23, 120, 4.56, seed=1, gap_s=5.0)
+    kw = dict(dram="1GiB", reserved="400MiB", swap="emmc-inand", swap_size="512MiB", killer="psi")
+    runs = {a: ph.simulate_phone(usage, "nexus5", **kw, swap_admission=a) for a in ("all", "adj-limit")}
+    assert runs["all"].pages["swap_outs"] > runs["adj-limit"].pages["swap_outs"]
+    assert runs["adj-limit"].pages["swap_vetoes"] > 0
+    j = json.loads(
+        cli(
+            "phone",
+            "--synthetic",
+            "23,120,4.56",
+            "--gap",
+            "5",
+            "--dram",
+            "1GiB",
+            "--reserved",
+            "400MiB",
+            "--swap",
+            "emmc-inand",
+            "--swap-size",
+            "512MiB",
+            "--killer",
+            "psi",
+            "--swap-admission",
+            "off",
+            "--json",
+        ).stdout
+    )
+    assert j["pages"]["swap_outs"] == 0 and j["config"]["phone"]["swap_admission"] == "off"
+    with pytest.raises(mobmem.ConfigError, match="adj-limit"):
+        ph.simulate_phone(usage, "nexus5", swap_admission="nope")
+
+
 @pytest.mark.skipif(
     not (SHARED / "appusage" / "launches_all_users.csv.gz").exists(), reason="../shared absent"
 )

@@ -1,5 +1,5 @@
-"""The system-level commands: ``mobmem phone`` (replay app usage on a phone), ``mobmem phones``
-and ``mobmem apps`` (what can be named)."""
+"""The system-level commands: ``mobmem phone`` (replay app usage on a phone), ``mobmem phones``,
+``mobmem admissions`` and ``mobmem apps`` (what can be named)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
         ("reserved", "reserved"),
         ("policy", "policy"),
         ("killer", "killer"),
+        ("swap_admission", "swap_admission"),
         ("storage", "storage"),
     ):
         v = getattr(args, flag)
@@ -75,6 +76,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
         f"phone {c['name']}: {p['dram']} DRAM, {lay['frames'] * mib:.0f} MiB usable, swap {p['swap']}"
         + (f" ({lay['swap_pages'] * mib:.0f} MiB)" if p["swap"] != "off" else "")
         + f", storage {p['storage']}, policy {p['policy']}, killer {p['killer']}"
+        + (f", swap admission {p['swap_admission']}" if p["swap_admission"] != "all" else "")
     )
     print(
         f"usage {r.raw['usage_path']}: {u['launches']} launches of {u['distinct_apps']} apps,"
@@ -186,7 +188,17 @@ def cmd_apps(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_admissions(args: argparse.Namespace) -> int:
+    from .phone import swap_admissions
+    from .table import render
+
+    print(render(("swap admission", "description"), list(swap_admissions().items())))
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
+    from .phone import killers, swap_admissions
+
     p = sub.add_parser("phone", help="replay app usage on a phone: launches, kills, swap, launch time")
     p.add_argument("usage", nargs="?", help="usage CSV (time_s,app or timestamp_seconds,app[,user])")
     p.add_argument("--user", help="the user to replay when the CSV has a user column")
@@ -203,7 +215,11 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--reserved", help="DRAM out of the model's reach")
     p.add_argument("--storage", help="file-store device, over the preset's")
     p.add_argument("--policy", help="page reclamation policy")
-    p.add_argument("--killer", help="minfree or psi")
+    p.add_argument("--killer", help=f"low memory killer: {', '.join(killers())}")
+    p.add_argument(
+        "--swap-admission",
+        help=f"which dirty anon pages may go to swap: {', '.join(swap_admissions())} (mobmem admissions)",
+    )
     p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap)")
     p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="any phone field (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of generated usage and touches")
@@ -219,6 +235,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=cmd_phones)
 
+    p = sub.add_parser("admissions", help="list the swap admissions (which pages may go to swap)")
+    p.set_defaults(func=cmd_admissions)
     p = sub.add_parser("apps", help="list the app catalog")
     p.add_argument("--apps", help="TOML file with more apps")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")

@@ -178,7 +178,13 @@ def apps(apps: PathLike | None = None) -> list[dict[str, Any]]:
 
 
 def killers() -> dict[str, str]:
+    """Registered low memory killers: name → description."""
     return dict(_core.killers())
+
+
+def swap_admissions() -> dict[str, str]:
+    """Registered swap admissions (which dirty anon pages may go to swap): name → description."""
+    return dict(_core.swap_admissions())
 
 
 def usage(spec: Mapping[str, Any] | PathLike) -> dict[str, Any]:

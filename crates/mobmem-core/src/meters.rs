@@ -51,6 +51,8 @@ pub struct Meters {
     pub swap_full_at: Option<u64>,
     /// Reclaims done while swap was full (only file or clean pages could go).
     pub reclaims_while_swap_full: u64,
+    /// Dirty anon pages a policy offered that the swap admission kept out of swap (each time).
+    pub swap_vetoes: u64,
     pub io: IoTime,
     pub energy: Energy,
     /// CPU time of the accesses (accesses × cpu_ns_per_access).

@@ -57,12 +57,18 @@ fn conservation_across_policies_killers_and_swap() {
     let mut jobs = Vec::new();
     // Every registered policy that can run on a phone (OPT needs a page trace) and every killer.
     for &policy in mobmem_core::policy::NAMES.iter().filter(|&&p| p != "opt") {
-        for swap in ["emmc-gt-i9300", "zram-lz4", "off"] {
+        // Every swap admission on flash swap; zram and swap off with the default.
+        let swaps = mobmem_core::swap::admission::NAMES
+            .iter()
+            .map(|&a| ("emmc-gt-i9300", a))
+            .chain([("zram-lz4", "all"), ("off", "all")]);
+        for (swap, admission) in swaps {
             for &killer in mobmem_core::system::killer::NAMES {
                 let o = [
                     ("policy", policy.into()),
                     ("params", toml::Table::new().into()),
                     ("swap", swap.into()),
+                    ("swap_admission", admission.into()),
                     ("killer", killer.into()),
                     ("killer_params", toml::Table::new().into()),
                     ("reserved", "814MiB".into()),
@@ -76,7 +82,7 @@ fn conservation_across_policies_killers_and_swap() {
         consistent(&r);
         let reasons = ["minfree", "psi-pressure", "psi-critical", "swap-low", "cached-cap", "oom"];
         assert!(r.meters.kills.keys().all(|k| reasons.contains(&k.as_str())), "{:?}", r.meters.kills);
-        if r.config.phone.swap == "off" {
+        if r.config.phone.swap == "off" || r.config.phone.swap_admission == "off" {
             assert_eq!((r.meters.swap_in_pages, r.meters.swap_out_pages, r.pages.swap_outs), (0, 0, 0));
             assert_eq!(r.meters.flash_swap_write_bytes, 0);
         }
@@ -205,6 +211,40 @@ fn nvm_swap_and_direct_read_switch_faster_than_flash() {
     assert!(nvm.meters.mean_resume_ms.unwrap() < flash.meters.mean_resume_ms.unwrap());
     assert!(dr.pages.dr_maps > 0);
     assert!(dr.meters.swap_in_pages < nvm.meters.swap_in_pages);
+}
+
+#[test]
+fn adj_limit_keeps_cached_apps_out_of_swap() {
+    // A2S-style usage on a 1 GiB phone with flash swap and the psi killer: swap-outs of cached
+    // apps' pages are vetoed, so fewer pages are written to flash than when all are admitted.
+    let usage = UsageSpec::Synthetic { apps: 23, launches: 256, reuse: 4.56, seed: 1, gap_s: 5.0 };
+    let base = [
+        ("dram", "1GiB".into()),
+        ("reserved", "400MiB".into()),
+        ("swap", "emmc-inand".into()),
+        ("swap_size", "512MiB".into()),
+        ("killer", "psi".into()),
+    ];
+    let with = |a: &str| {
+        let mut o = base.to_vec();
+        o.push(("swap_admission", a.into()));
+        run("nexus5", &o, usage.clone(), 1)
+    };
+    let (all, limited) = (with("all"), with("adj-limit"));
+    consistent(&limited);
+    assert_eq!(all.pages.swap_vetoes, 0);
+    assert!(all.pages.swap_outs > 0, "the scenario must swap");
+    assert!(limited.pages.swap_vetoes > 0);
+    assert!(limited.pages.swap_outs < all.pages.swap_outs, "{} vs {}", limited.pages.swap_outs, all.pages.swap_outs);
+    assert_eq!(limited.config.swap_admission_params["max_adj"], 899);
+    // Unknown admissions and parameters are errors naming them.
+    let lib = Library::builtin();
+    let e = lib.run(&job("nexus5", &[("swap_admission", "nope".into())], emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("swap_admission") && e.contains("adj-limit"), "{e}");
+    let p: toml::Table = toml::from_str("max_adj = 5000").unwrap();
+    let o = [("swap_admission", "adj-limit".into()), ("swap_admission_params", p.into())];
+    let e = lib.run(&job("nexus5", &o, emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("max_adj") && e.contains("5000"), "{e}");
 }
 
 #[test]

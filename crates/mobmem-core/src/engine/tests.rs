@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::policy::{self, IoCosts, PolicySetup, PolicyVisitor};
+use crate::swap::{Owners, Scope, SwapAdmission};
 use crate::trace::gen::Rng;
 use proptest::prelude::*;
 
@@ -121,4 +122,98 @@ fn a_reclaim_says_why_it_fell_short() {
     // An empty engine has nothing to offer.
     let mut e = Engine::new(crate::policy::lru::Lru::new(&setup, Default::default()).unwrap(), space, 4, 10, false);
     assert_eq!(e.reclaim(1, 0).unwrap().short, Some(Shortfall::Nothing));
+}
+
+/// Vetoes the odd pages: a per-page admission for the contract test.
+struct OddOut;
+impl SwapAdmission for OddOut {
+    fn scope(&self) -> Scope {
+        Scope::PerPage
+    }
+    fn admits(&self, page: PageId, _: &Owners) -> bool {
+        page % 2 == 0
+    }
+}
+
+/// Anon pages written at random under a per-page admission: no vetoed page ever reaches swap, the
+/// engine stays consistent, and a reclaim that finds only vetoed pages says so.
+struct Vetoing {
+    seed: u64,
+    frames: usize,
+}
+
+impl PolicyVisitor for &Vetoing {
+    type Output = std::result::Result<(), String>;
+    fn visit<P: Policy>(self, name: &'static str) -> Self::Output {
+        let n = 120u32;
+        // Pages 0..80 anon, 80..120 file.
+        let kinds: Vec<u8> = (0..n).map(|p| if p < 80 { 1 } else { 2 }).collect();
+        let space = PageSpace { pages: n as usize, kinds: Some(&kinds), future: None };
+        let setup = PolicySetup { frames: self.frames, space, costs: IoCosts::default() };
+        let policy = P::new(&setup, P::Params::default()).map_err(|e| e.to_string())?;
+        let mut e = Engine::new(policy, space, self.frames, u64::MAX, false)
+            .with_admission(Box::new(OddOut), Owners::default());
+        let mut rng = Rng::new(self.seed);
+        for i in 0..4000 {
+            let page = rng.below(n as u64) as u32;
+            let op = if page < 80 { Op::Write } else { Op::Read };
+            match e.access(page, op, i) {
+                Ok(_) => {}
+                // All of memory vetoed anon pages: the fault cannot be served.
+                Err(crate::error::Error::OutOfMemory { .. }) => break,
+                Err(x) => return Err(format!("{name}: {x}")),
+            }
+            e.check().map_err(|x| format!("{name} at {i}: {x}"))?;
+        }
+        for p in (1..80).step_by(2) {
+            if e.holds(p..p + 1).swapped > 0 {
+                return Err(format!("{name}: vetoed page {p} was swapped out"));
+            }
+        }
+        if e.meters().swap_vetoes == 0 {
+            return Err(format!("{name}: the admission was never asked"));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_per_page_admission_keeps_vetoed_pages_out_of_swap_for_every_policy() {
+    for seed in 1..4 {
+        for name in policy::NAMES {
+            if *name == "opt" {
+                continue;
+            }
+            policy::dispatch(name, &Vetoing { seed, frames: 30 }).unwrap().unwrap();
+        }
+    }
+}
+
+#[test]
+fn vetoed_and_swap_full_are_distinct_shortfalls() {
+    // Memory holds only dirty anon pages the admission vetoes (odd ones), and swap has room.
+    let kinds = vec![1u8; 16];
+    let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup { frames: 4, space, costs: IoCosts::default() };
+    let lru = || crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
+    let mut e = Engine::new(lru(), space, 4, 100, false).with_admission(Box::new(OddOut), Owners::default());
+    for (i, p) in [1, 3, 5, 7].into_iter().enumerate() {
+        e.access(p, Op::Write, i).unwrap();
+    }
+    let r = e.reclaim(1, 4).unwrap();
+    assert_eq!((r.evicted.pages(), r.short), (0, Some(Shortfall::Vetoed)));
+    assert!(e.meters().swap_vetoes >= 4);
+    // An admitted page among them goes; then only vetoed ones are left.
+    e.release(7, ANON);
+    e.access(2, Op::Write, 5).unwrap();
+    let r = e.reclaim(2, 6).unwrap();
+    assert_eq!((r.evicted.swap_writes, r.short), (1, Some(Shortfall::Vetoed)));
+    // Swap off (admits none): the policy never sees an anon page, and the reclaim says vetoed.
+    let off = crate::swap::admission::build("off", &toml::Table::new()).unwrap().0;
+    let mut e = Engine::new(lru(), space, 4, 0, false).with_admission(off, Owners::default());
+    for p in 0..4 {
+        e.access(p, Op::Write, p as usize).unwrap();
+    }
+    assert_eq!(e.reclaim(1, 4).unwrap().short, Some(Shortfall::Vetoed));
+    assert_eq!(e.meters().swap_outs, 0);
 }

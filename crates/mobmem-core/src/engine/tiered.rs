@@ -155,9 +155,9 @@ impl<T: TierPolicy> Tiered<T> {
             p.m.reclaims_while_swap_full += 1;
             let flags = &p.flags;
             let pin = |v: PageId| pinned(flags, v);
-            self.policy.evict_victim(want, &ReclaimCtx { unevictable: Some(&pin) })
+            self.policy.evict_victim(want, &ReclaimCtx { swap_full: true, unevictable: Some(&pin) })
         } else {
-            self.policy.evict_victim(want, &ReclaimCtx { unevictable: None })
+            self.policy.evict_victim(want, &ReclaimCtx::ANY)
         };
         let Some(v) = victim else {
             return Err(self.pages.out_of_memory(index, self.used[0] + self.used[1]));

@@ -72,19 +72,26 @@ impl PolicySetup<'_> {
 
 /// What the engine tells a policy while it picks a victim.
 pub struct ReclaimCtx<'a> {
-    /// Pages that could not be evicted now (dirty anon pages while swap is full) are flagged here.
+    /// Swap is full (or off): no dirty anon page can go.
+    pub(crate) swap_full: bool,
+    /// Pages that cannot be evicted now (dirty anon pages while swap is full, or vetoed by the swap
+    /// admission) are flagged here; `None`: every page can go.
     pub(crate) unevictable: Option<&'a dyn Fn(PageId) -> bool>,
 }
 
 impl ReclaimCtx<'_> {
+    /// Every page may be evicted.
+    pub(crate) const ANY: ReclaimCtx<'static> = ReclaimCtx { swap_full: false, unevictable: None };
+
     /// Whether swap is full (or off): dirty anon pages cannot go, so policies that pick a type to
-    /// scan may skip anon, as Linux's `get_scan_count` does with no swap space.
+    /// scan may skip anon, as Linux's `get_scan_count` does with no swap space. Not set when the
+    /// swap admission vetoes some pages: those are skipped one by one (`evictable`).
     #[inline(always)]
     pub fn swap_full(&self) -> bool {
-        self.unevictable.is_some()
+        self.swap_full
     }
 
-    /// Whether `page` may be reclaimed now. Always true unless swap is full.
+    /// Whether `page` may be reclaimed now.
     #[inline(always)]
     pub fn evictable(&self, page: PageId) -> bool {
         match self.unevictable {
@@ -266,7 +273,7 @@ pub(crate) mod testutil {
             }
             self.misses += 1;
             self.p.on_miss(&a);
-            let ctx = ReclaimCtx { unevictable: None };
+            let ctx = ReclaimCtx::ANY;
             let full = self.n >= self.frames;
             for round in 0..2 {
                 if (round == 0 && !full) || (round == 1 && !self.p.needs_room()) {

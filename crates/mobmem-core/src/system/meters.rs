@@ -135,6 +135,7 @@ pub struct ResolvedPhone {
     pub storage: Device,
     pub policy_params: serde_json::Value,
     pub killer_params: serde_json::Value,
+    pub swap_admission_params: serde_json::Value,
     /// The killer's levels in pages, when it has levels: (adj, pages).
     pub killer_levels: Vec<(i32, u64)>,
     pub seed: u64,

@@ -122,6 +122,11 @@ pub struct Phone {
     pub swap: String,
     #[serde(default)]
     pub swap_size: Option<MemorySize>,
+    /// Which dirty anon pages may go to swap (`mobmem admissions`); with swap off, none.
+    #[serde(default = "d_admission")]
+    pub swap_admission: String,
+    #[serde(default)]
+    pub swap_admission_params: toml::Table,
     /// Device holding apps' files.
     #[serde(default = "d_storage")]
     pub storage: String,
@@ -187,6 +192,9 @@ pub struct Phone {
     pub source: String,
 }
 
+fn d_admission() -> String {
+    "all".into()
+}
 fn d_reserved() -> MemorySize {
     MemorySize::Bytes(0)
 }
@@ -320,6 +328,7 @@ impl Phone {
         }
         crate::policy::resolved_params(&self.policy, &self.params)?;
         super::killer::resolved_params(&self.killer, &self.killer_params)?;
+        crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         self.ux.validate()?;
         let pos = |f: &str, v: f64| {
             if !(v >= 0.0 && v.is_finite()) {
@@ -432,7 +441,9 @@ impl Phones {
             })?
             .clone();
         // A different policy or killer does not inherit the preset's parameters for the old one.
-        for (choice, params) in [("policy", "params"), ("killer", "killer_params")] {
+        for (choice, params) in
+            [("policy", "params"), ("killer", "killer_params"), ("swap_admission", "swap_admission_params")]
+        {
             if overrides.contains_key(choice)
                 && !overrides.contains_key(params)
                 && overrides.get(choice) != t.get(choice)

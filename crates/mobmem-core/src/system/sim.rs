@@ -19,6 +19,7 @@ use crate::device::{Catalog, Device, DeviceKind};
 use crate::engine::{Engine, ANON, FILE_FIXED};
 use crate::error::{Error, Result};
 use crate::policy::{self, IoCosts, Policy, PolicySetup, PolicyVisitor};
+use crate::swap::{self, OwnerState, Owners};
 use crate::trace::gen::Rng;
 use crate::trace::{Kind, Op, PageId, PageSpace};
 use std::time::Instant;
@@ -144,8 +145,6 @@ struct Sim<'a, P: Policy, K: Killer> {
     swap: Option<Dev>,
     file: Dev,
     busy: Vec<f64>,
-    /// Owner process of each page.
-    owner: Vec<u32>,
     /// Which apps hold which page ids.
     ranges: Ranges,
     rng: Rng,
@@ -225,6 +224,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let p = &mut self.procs[pid];
         p.alive = false;
         p.anon_alloc = 0;
+        self.e.owners_mut().procs[pid].alive = false;
         let (a0, n) = (p.anon0, p.anon_n);
         for page in a0..a0 + n {
             self.e.release(page, ANON);
@@ -313,7 +313,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
     /// (the rest of the app's file, at most `file_readahead_kib`). Returns when the page is in.
     fn file_read(&mut self, page: PageId, t: f64) -> (f64, u64) {
         let max = (self.phone.file_readahead_kib * 1024 / self.phone.page_size).max(1) as u32;
-        let p = &self.procs[self.owner[page as usize] as usize];
+        let p = &self.procs[self.e.owners().of_page[page as usize] as usize];
         let end = (p.file0 + p.file_n).min(page + max);
         let ahead = self.e.prefetch_file(page + 1..end, self.index);
         (self.request(DevRef::File, false, 1 + ahead, t), 1 + ahead)
@@ -502,6 +502,15 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         for &i in cached.iter().skip(self.phone.max_cached as usize) {
             self.kill(i, "cached-cap");
         }
+        self.sync_owners();
+    }
+
+    /// Tells the swap admission the processes' importance and liveness.
+    fn sync_owners(&mut self) {
+        let states = &mut self.e.owners_mut().procs;
+        for (s, p) in states.iter_mut().zip(&self.procs) {
+            *s = OwnerState { adj: p.adj, alive: p.alive };
+        }
     }
 
     fn live_apps(&self) -> u32 {
@@ -657,8 +666,9 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         p.file0 = got.range.file0;
         p.ranged = true;
         let owner = pid as u32;
-        self.owner[got.range.anon0 as usize..(got.range.anon0 + na) as usize].fill(owner);
-        self.owner[got.range.file0 as usize..(got.range.file0 + nf) as usize].fill(owner);
+        let of = &mut self.e.owners_mut().of_page;
+        of[got.range.anon0 as usize..(got.range.anon0 + na) as usize].fill(owner);
+        of[got.range.file0 as usize..(got.range.file0 + nf) as usize].fill(owner);
         Ok(())
     }
 
@@ -830,7 +840,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let e = &mut m.energy;
         e.total_j = e.dram_background_j + e.swap_device_j + e.storage_device_j + e.launch_j;
         m.defaulted_apps = m.apps.iter().filter(|a| !a.known).count() as u64;
-        m.page_ids = self.owner.len() as u64;
+        m.page_ids = self.e.owners().of_page.len() as u64;
         let mut pages = self.e.meters().clone();
         pages.accesses = self.index as u64;
         pages.file_reads = pages.cold_file + pages.file_rereads;
@@ -843,6 +853,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                 storage: self.file.model,
                 policy_params: policy::resolved_params(&phone.policy, &phone.params)?,
                 killer_params: killer::resolved_params(&phone.killer, &phone.killer_params)?,
+                swap_admission_params: swap::admission::build(&phone.swap_admission, &phone.swap_admission_params)?.1,
                 killer_levels: self.killer.levels(),
                 seed: r.seed,
                 ux_classes: super::phone::UX_CLASSES,
@@ -1030,58 +1041,8 @@ impl PolicyVisitor for Parts<'_> {
         let params: P::Params = policy::parse_params(name, &phone.params)?;
         let space = PageSpace { pages: self.kinds.len(), kinds: Some(self.kinds), future: None };
         let setup = PolicySetup { frames: self.layout.frames as usize, space, costs: self.costs };
-        if phone.swap_on() {
-            let policy = P::new(&setup, params)?;
-            killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
-        } else {
-            let policy = FileOnly::<P>::new(&setup, params)?;
-            killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
-        }
-    }
-}
-
-/// With swap off, anon pages can never be reclaimed: the policy is not told about them, so that
-/// it does not scan them over and over (Linux does not scan anon lists without swap space).
-struct FileOnly<P> {
-    inner: P,
-    anon: Vec<bool>,
-}
-
-impl<P: Policy> Policy for FileOnly<P> {
-    type Params = P::Params;
-    fn new(setup: &PolicySetup, params: P::Params) -> Result<Self> {
-        let kinds = setup.space.kinds.unwrap_or(&[]);
-        let anon = kinds.iter().map(|&k| k == Kind::Anon as u8).collect();
-        Ok(FileOnly { inner: P::new(setup, params)?, anon })
-    }
-    #[inline(always)]
-    fn on_hit(&mut self, a: &crate::policy::Access) {
-        if !self.anon[a.page as usize] {
-            self.inner.on_hit(a);
-        }
-    }
-    #[inline(always)]
-    fn on_miss(&mut self, a: &crate::policy::Access) {
-        if !self.anon[a.page as usize] {
-            self.inner.on_miss(a);
-        }
-    }
-    fn needs_room(&self) -> bool {
-        self.inner.needs_room()
-    }
-    fn select_victim(&mut self, ctx: &crate::policy::ReclaimCtx) -> Option<PageId> {
-        self.inner.select_victim(ctx)
-    }
-    #[inline(always)]
-    fn on_insert(&mut self, a: &crate::policy::Access) {
-        if !self.anon[a.page as usize] {
-            self.inner.on_insert(a);
-        }
-    }
-    fn on_remove(&mut self, page: PageId) {
-        if !self.anon[page as usize] {
-            self.inner.on_remove(page);
-        }
+        let policy = P::new(&setup, params)?;
+        killer::dispatch(&phone.killer, WithPolicy { policy, parts: self })?
     }
 }
 
@@ -1105,6 +1066,10 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             e = e.with_read_around(phone.page_cluster);
         }
         e = e.with_zram(swap.as_ref().and_then(|d| d.model.compression_ratio));
+        let admission = swap::admission::effective(&phone.swap_admission, swap.is_some());
+        let (admission, _) = swap::admission::build(admission, &phone.swap_admission_params)?;
+        let states = procs.iter().map(|p| OwnerState { adj: p.adj, alive: p.alive }).collect();
+        e = e.with_admission(admission, Owners { of_page: owners, procs: states });
         let mut sim = Sim {
             e,
             killer,
@@ -1115,7 +1080,6 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             swap,
             file,
             busy,
-            owner: owners,
             ranges,
             rng: Rng::new(r.seed),
             fg: None,

@@ -265,7 +265,7 @@ pub(crate) mod testutil {
         }
 
         fn evict(&mut self, want: Tier) {
-            let v = self.p.evict_victim(want, &ReclaimCtx { unevictable: None }).expect("an eviction victim");
+            let v = self.p.evict_victim(want, &ReclaimCtx::ANY).expect("an eviction victim");
             let t = self.tier[v as usize].expect("victim resident");
             self.tier[v as usize] = None;
             self.dirty[v as usize] = false;
