@@ -153,6 +153,44 @@ def test_swap_admissions_from_the_core_registry():
         ph.simulate_phone(usage, "nexus5", swap_admission="nope")
 
 
+def test_zram_writeback_page_level_and_phone(tmp_path):
+    assert {"block", "zram", "zram-writeback"} <= set(mobmem.swap_backends())
+    listed = cli("devices").stdout
+    assert "zram-writeback" in listed and "backing = emmc-inand" in listed
+    # Page level: rounds every 1 ms of CPU time at 100 ns an access, so that a short trace has many.
+    dev = write(
+        tmp_path,
+        "wb.toml",
+        '[fastwb]\nkind = "zram"\nbackend = "zram-writeback"\ncompression_ratio = 2.5\n'
+        "read_ns = 3000\nwrite_ns = 10000\n[fastwb.backend_params]\nidle_s = 1e-3\n"
+        "limit_mib_per_day = 1e9\n",
+    )
+    t = mobmem.Trace.generate("angrybirds", accesses=300_000)
+    kw = dict(policy="clock", memory="30%", cpu_ns_per_access=100.0)
+    wb = mobmem.simulate(t, swap="fastwb", devices=dev, **kw)
+    z = mobmem.simulate(t, swap="zram-lz4", **kw)
+    assert wb.meters["written_back"] > 0 and wb.meters["backing_reads"] > 0
+    assert wb.meters["io"]["backing_read_ns"] > 0 and z.meters["written_back"] == 0
+    assert wb.meters["peak_zram_frames"] <= z.meters["peak_zram_frames"]
+    # Phone: the real window on a 1 GiB phone.
+    kw = dict(dram="1GiB", reserved="400MiB", swap_size="512MiB", swap="zram-writeback")
+    r = ph.simulate_phone(ph.usage_file(WINDOW), "nexus5", **kw)
+    assert r.meters["written_back_pages"] > 0 and r.meters["flash_swap_write_bytes"] > 0
+    text = cli(
+        "phone",
+        str(WINDOW),
+        "--swap",
+        "zram-writeback",
+        "--swap-size",
+        "512MiB",
+        "--dram",
+        "1GiB",
+        "--reserved",
+        "400MiB",
+    ).stdout
+    assert "zram writeback: written / read back" in text
+
+
 @pytest.mark.skipif(
     not (SHARED / "appusage" / "launches_all_users.csv.gz").exists(), reason="../shared absent"
 )

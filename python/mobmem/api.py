@@ -521,6 +521,11 @@ def trace_formats() -> dict[str, str]:
     return {n: d for n, d, _ in _core.trace_formats()}
 
 
+def swap_backends() -> dict[str, str]:
+    """Registered swap backends (how a swap device keeps pages): name → description."""
+    return dict(_core.swap_backends())
+
+
 def devices(devices: PathLike | None = None) -> dict[str, dict[str, Any]]:
     """Device models: the presets plus any from a TOML file."""
     return {d["name"]: d for d in json.loads(_core.devices(None if devices is None else os.fspath(devices)))}

@@ -116,6 +116,16 @@ def _print_run(r, out) -> None:
             if r.config["direct_read"]
             else []
         ),
+        *(
+            [
+                ("written back to the backing device", num(m["written_back"])),
+                ("  read back from it (swap-ins)", num(m["backing_reads"])),
+                ("I/O time backing read (ms)", num(io["backing_read_ns"] / 1e6)),
+                ("I/O time backing write, background (ms)", num(io["backing_write_ns"] / 1e6)),
+            ]
+            if r.config["swap"].get("backend") == "zram-writeback"
+            else []
+        ),
         ("file reads", num(m["file_reads"])),
         ("I/O time swap read (ms)", num(io["swap_read_ns"] / 1e6)),
         ("I/O time swap write (ms)", num(io["swap_write_ns"] / 1e6)),
@@ -416,7 +426,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
-    from .api import devices, tiers
+    from .api import devices, swap_backends, tiers
     from .table import num, render
 
     ds = devices(args.devices)
@@ -429,6 +439,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
         (
             n,
             d["kind"] + (f" {d['compression_ratio']:g}:1" if d.get("compression_ratio") else ""),
+            d["backend"],
             num(d["read_ns"]),
             num(d["write_ns"]),
             num(d["read_nj"]),
@@ -437,10 +448,17 @@ def cmd_devices(args: argparse.Namespace) -> int:
         )
         for n, d in ds.items()
     ]
-    print(render(("device", "kind", "read ns", "write ns", "read nJ", "write nJ", "idle mW"), rows))
+    heads = ("device", "kind", "as swap", "read ns", "write ns", "read nJ", "write nJ", "idle mW")
+    print(render(heads, rows))
     for n, d in ds.items():
         if d["source"]:
             print(f"  {n}: {d['source']}")
+        if d.get("backend_params"):
+            print(f"  {n} {d['backend']}: " + ", ".join(f"{k} = {v}" for k, v in d["backend_params"].items()))
+    print()
+    print("swap backends (a device's `backend`):")
+    for n, desc in swap_backends().items():
+        print(f"  {n}: {desc}")
     print()
     rows = [
         (

@@ -104,6 +104,9 @@ def cmd_phone(args: argparse.Namespace) -> int:
     if (c["swap"] or {}).get("compression_ratio"):
         zram_mib = r.raw["pages"]["peak_zram_frames"] * mib
         rows.append(("zram: most DRAM taken (MiB)", f"{zram_mib:.0f} of {lay['frames'] * mib:.0f}"))
+    if (c["swap"] or {}).get("backend") == "zram-writeback":
+        wb = f"{num(m['written_back_pages'])} / {num(m['backing_read_pages'])}"
+        rows.append(("zram writeback: written / read back (pages)", wb))
     rows += [
         ("file reads (pages)", num(m["file_read_pages"])),
         ("flash written (MB)", num(m["flash_write_bytes"] / 1e6)),

@@ -163,7 +163,7 @@ impl SimConfig {
         }
         if let Some(t) = &self.tiers {
             t.validate(catalog, self.page_size)?;
-            if swap.kind == crate::device::DeviceKind::Zram {
+            if crate::swap::backend::build(swap, catalog)?.compression_ratio().is_some() {
                 return Err(Error::config(
                     "swap",
                     format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", self.swap),

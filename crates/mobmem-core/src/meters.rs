@@ -53,6 +53,10 @@ pub struct Meters {
     pub reclaims_while_swap_full: u64,
     /// Dirty anon pages a policy offered that the swap admission kept out of swap (each time).
     pub swap_vetoes: u64,
+    /// zram writeback: swap copies written back to the backing device, and swap-ins read back
+    /// from it (counted in swap_ins too).
+    pub written_back: u64,
+    pub backing_reads: u64,
     pub io: IoTime,
     pub energy: Energy,
     /// CPU time of the accesses (accesses × cpu_ns_per_access).
@@ -140,6 +144,10 @@ pub struct IoTime {
     pub swap_write_ns: f64,
     pub file_read_ns: f64,
     pub file_write_ns: f64,
+    /// zram writeback: writes to the backing device (in the background, not in `total_ns`) and
+    /// reads back from it (in `total_ns`, beside the zram reads in `swap_read_ns`).
+    pub backing_write_ns: f64,
+    pub backing_read_ns: f64,
     pub total_ns: f64,
 }
 
@@ -151,6 +159,8 @@ pub struct Energy {
     pub file_read_j: f64,
     pub file_write_j: f64,
     pub background_j: f64,
+    /// zram writeback: the backing device's writes and reads.
+    pub backing_j: f64,
     pub total_j: f64,
 }
 
@@ -161,10 +171,13 @@ impl Meters {
         let s = page_size as f64 / 4096.0;
         self.file_reads = self.cold_file + self.file_rereads;
         self.io = IoTime {
-            swap_read_ns: self.swap_ins as f64 * swap.read_ns * s,
+            // Swap-ins read back from zram's backing device are timed there (`add_backing`).
+            swap_read_ns: (self.swap_ins - self.backing_reads) as f64 * swap.read_ns * s,
             swap_write_ns: self.swap_outs as f64 * swap.write_ns * s,
             file_read_ns: self.file_reads as f64 * storage.read_ns * s,
             file_write_ns: self.write_backs as f64 * storage.write_ns * s,
+            backing_write_ns: 0.0,
+            backing_read_ns: 0.0,
             total_ns: 0.0,
         };
         let io = &mut self.io;
@@ -173,15 +186,32 @@ impl Meters {
         self.sim_time_ns = self.cpu_ns + self.memory_ns + self.io.total_ns;
         let nj = 1e-9;
         self.energy = Energy {
-            swap_read_j: self.swap_ins as f64 * swap.read_nj * s * nj,
+            swap_read_j: (self.swap_ins - self.backing_reads) as f64 * swap.read_nj * s * nj,
             swap_write_j: self.swap_outs as f64 * swap.write_nj * s * nj,
             file_read_j: self.file_reads as f64 * storage.read_nj * s * nj,
             file_write_j: self.write_backs as f64 * storage.write_nj * s * nj,
             background_j: (swap.background_mw + storage.background_mw) * 1e-3 * self.sim_time_ns * 1e-9,
+            backing_j: 0.0,
             total_j: 0.0,
         };
         let e = &mut self.energy;
         e.total_j = e.swap_read_j + e.swap_write_j + e.file_read_j + e.file_write_j + e.background_j;
+    }
+
+    /// zram writeback: the backing device's writes and reads, in I/O time and energy. A read back
+    /// from it is a swap-in timed at the backing device instead of zram.
+    pub fn add_backing(&mut self, backing: &Device, page_size: u64) {
+        let s = page_size as f64 / 4096.0;
+        let (w, r) = (self.written_back as f64, self.backing_reads as f64);
+        let io = &mut self.io;
+        io.backing_write_ns = w * backing.write_ns * s;
+        io.backing_read_ns = r * backing.read_ns * s;
+        // Writeback runs in the background: its writes are not waited for.
+        io.total_ns += io.backing_read_ns;
+        self.sim_time_ns += io.backing_read_ns;
+        let e = &mut self.energy;
+        e.backing_j = (w * backing.write_nj + r * backing.read_nj) * s * 1e-9;
+        e.total_j += e.backing_j;
     }
 }
 

@@ -248,6 +248,38 @@ fn adj_limit_keeps_cached_apps_out_of_swap() {
 }
 
 #[test]
+fn zram_writeback_moves_idle_copies_to_flash() {
+    // The real 12-app window on a 1 GiB phone: hours-long gaps let zram copies go idle.
+    let o = |swap: &str| {
+        let base = [("dram", "1GiB".into()), ("reserved", "400MiB".into()), ("swap_size", "512MiB".into())];
+        let mut v = base.to_vec();
+        v.push(("swap", swap.into()));
+        run("nexus5", &v, real_window(), 1)
+    };
+    let (zram, wb) = (o("zram-lz4"), o("zram-writeback"));
+    consistent(&wb);
+    let (m, z) = (&wb.meters, &zram.meters);
+    assert_eq!((z.written_back_pages, z.backing_read_pages, z.flash_swap_write_bytes), (0, 0, 0));
+    assert!(m.written_back_pages > 0 && m.backing_read_pages > 0, "{m:?}");
+    // The system's and the engine's counts agree; written-back pages are flash swap writes.
+    assert_eq!(m.written_back_pages, wb.pages.written_back);
+    assert_eq!(m.backing_read_pages, wb.pages.backing_reads);
+    assert_eq!(m.flash_swap_write_bytes, m.written_back_pages * 4096);
+    // Copies on flash take no DRAM: the compressed pool peaks lower.
+    assert!(wb.pages.peak_zram_frames < zram.pages.peak_zram_frames);
+    // A backing device that is not flash or NVM, or unknown, is an error naming the field.
+    let dir = std::env::temp_dir().join(format!("mobmem-wb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("dev.toml");
+    let text = "[wb]\nkind = \"zram\"\nbackend = \"zram-writeback\"\ncompression_ratio = 2.0\nread_ns = 1\nwrite_ns = 1\n\n[wb.backend_params]\nbacking = \"zram-lz4\"\n";
+    std::fs::write(&f, text).unwrap();
+    let mut lib = Library::builtin();
+    lib.devices.load_file(&f).unwrap();
+    let e = lib.run(&job("nexus5", &[("swap", "wb".into())], emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("devices.wb.backend_params.backing") && e.contains("zram"), "{e}");
+}
+
+#[test]
 fn errors_name_file_field_and_app() {
     let lib = Library::builtin();
     let e = lib.run(&job("pixel", &[], emmc(true), 1)).unwrap_err().to_string();

@@ -417,6 +417,12 @@ fn swap_admissions() -> Vec<(&'static str, &'static str)> {
     mobmem_core::swap::admission::DESCRIPTIONS.to_vec()
 }
 
+/// Registered swap backends as (name, description).
+#[pyfunction]
+fn swap_backends() -> Vec<(&'static str, &'static str)> {
+    mobmem_core::swap::backend::DESCRIPTIONS.to_vec()
+}
+
 /// A usage spec (JSON) loaded: its apps, launches as (time_s, app index), and statistics.
 #[pyfunction]
 fn usage(py: Python<'_>, spec_json: &str) -> PyResult<String> {
@@ -463,6 +469,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apps, m)?)?;
     m.add_function(wrap_pyfunction!(killers, m)?)?;
     m.add_function(wrap_pyfunction!(swap_admissions, m)?)?;
+    m.add_function(wrap_pyfunction!(swap_backends, m)?)?;
     m.add_function(wrap_pyfunction!(usage, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -61,6 +61,11 @@ struct DeviceSpec {
     /// zram only: uncompressed over stored bytes, allocator overhead included (zram's
     /// `orig_data_size / mem_used_total`); ≥ 1.
     compression_ratio: Option<f64>,
+    /// As swap: the backend keeping its pages (`mobmem devices --backends`); by kind when absent.
+    backend: Option<String>,
+    /// The backend's parameters (zram-writeback: its backing device, idle time, daily limit).
+    #[serde(default)]
+    backend_params: toml::Table,
     #[serde(default)]
     source: String,
 }
@@ -87,6 +92,10 @@ pub struct Device {
     /// zram: pages stored per DRAM frame the compressed area takes (None for other kinds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compression_ratio: Option<f64>,
+    /// As swap: the backend (`crate::swap::backend`) and its parameters.
+    pub backend: String,
+    #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    pub backend_params: toml::Table,
     pub source: String,
 }
 
@@ -216,6 +225,14 @@ impl DeviceSpec {
             }
             (_, None) => None,
         };
+        if let Some(b) = &self.backend {
+            if !crate::swap::backend::NAMES.contains(&b.as_str()) {
+                return Err(Error::config(
+                    format!("devices.{name}.backend"),
+                    format!("unknown swap backend {b:?}; known: {}", crate::swap::backend::NAMES.join(", ")),
+                ));
+            }
+        }
         let read_bw = bw_table(name, "read_bw", self.read_bw)?;
         let write_bw = bw_table(name, "write_bw", self.write_bw)?;
         let page_ns = |t: &[(f64, f64)]| (!t.is_empty()).then(|| 4096.0 / bandwidth_at(t, 4096.0) * 1e9);
@@ -236,6 +253,8 @@ impl DeviceSpec {
             read_bw,
             write_bw,
             compression_ratio,
+            backend: self.backend.unwrap_or_else(|| crate::swap::backend::default_for(self.kind).to_string()),
+            backend_params: self.backend_params,
             source: self.source,
         })
     }
@@ -404,6 +423,31 @@ mod tests {
         let bad = "[energy_models.x]\nkind = \"lpddr\"\npre_pdn_mw = 1\n";
         let e = c.add_toml(bad, Path::new("mine.toml")).unwrap_err().to_string();
         assert!(e.contains("mine.toml"), "{e}");
+    }
+
+    #[test]
+    fn swap_backends_by_kind_by_name_and_their_errors() {
+        let c = Catalog::builtin();
+        let backend = |n: &str| c.get(n, "swap").unwrap().backend.clone();
+        assert_eq!((backend("emmc-inand"), backend("zram-lz4")), ("block".into(), "zram".into()));
+        let wb = crate::swap::backend::build(c.get("zram-writeback", "swap").unwrap(), &c).unwrap();
+        let w = wb.writeback().unwrap();
+        assert_eq!((w.backing.name.as_str(), w.idle_s), ("emmc-inand", 3600.0));
+        // 1 GiB a day is 1/24 of it an hour: 10,922 pages of 4 KiB.
+        assert_eq!(w.limit_pages(4096), 10922);
+        let mut c2 = c.clone();
+        let e =
+            c2.add_toml("[x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nbackend = \"tape\"\n", Path::new("d.toml"));
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("devices.x.backend") && e.contains("zram-writeback"), "{e}");
+        let text = "[z]\nkind = \"zram\"\ncompression_ratio = 2.0\nread_ns = 1\nwrite_ns = 1\nbackend = \"block\"\n";
+        c2.add_toml(text, Path::new("d.toml")).unwrap();
+        let e = crate::swap::backend::build(c2.get("z", "swap").unwrap(), &c2).err().unwrap().to_string();
+        assert!(e.contains("devices.z.backend"), "{e}");
+        let text = "[w]\nkind = \"zram\"\ncompression_ratio = 2.0\nread_ns = 1\nwrite_ns = 1\nbackend = \"zram-writeback\"\n[w.backend_params]\nidle = 3\n";
+        c2.add_toml(text, Path::new("d.toml")).unwrap();
+        let e = crate::swap::backend::build(c2.get("w", "swap").unwrap(), &c2).err().unwrap().to_string();
+        assert!(e.contains("devices.w.backend_params") && e.contains("idle"), "{e}");
     }
 
     #[test]

@@ -38,6 +38,24 @@ pub(crate) struct Engine<P> {
     admission: Box<dyn SwapAdmission>,
     scope: Scope,
     owners: Owners,
+    /// zram writeback rounds (`crate::swap::backend`): none when `next` is `u64::MAX`.
+    wb: WritebackSchedule,
+    /// Page traces: the access at which the next round is due (`u64::MAX`: none, or the caller
+    /// drives the rounds by time).
+    wb_due_access: u64,
+}
+
+/// When zram writes back: every `every` ticks (accesses for page traces, ns at the system level)
+/// it writes back up to `limit` idle copies, then marks the rest idle.
+#[derive(Debug, Clone, Copy)]
+pub struct WritebackSchedule {
+    pub every: u64,
+    pub next: u64,
+    pub limit: u64,
+}
+
+impl WritebackSchedule {
+    const OFF: WritebackSchedule = WritebackSchedule { every: u64::MAX, next: u64::MAX, limit: 0 };
 }
 
 impl<P: Policy> Engine<P> {
@@ -52,6 +70,43 @@ impl<P: Policy> Engine<P> {
             admission: Box::new(crate::swap::admission::all::All),
             scope: Scope::All,
             owners: Owners::default(),
+            wb: WritebackSchedule::OFF,
+            wb_due_access: u64::MAX,
+        }
+    }
+
+    /// zram writeback: copies left in zram unread for a whole round (`every` ticks) are written
+    /// back to the backing device, at most `limit` a round (Android's `writeback_limit`). With
+    /// `by_access` the ticks are accesses and the engine runs the rounds itself (page traces);
+    /// otherwise the caller runs them with `writeback_until`.
+    pub fn with_writeback(mut self, every: u64, limit: u64, by_access: bool) -> Self {
+        let n = self.pages.flags.len();
+        self.pages.idle = Some(pages::Idle { stamp: vec![0; n], epoch: 0 });
+        self.wb = WritebackSchedule { every: every.max(1), next: every.max(1), limit };
+        if by_access {
+            self.wb_due_access = self.wb.next;
+        }
+        self
+    }
+
+    /// Runs the writeback rounds due by tick `now`; `round(tick, pages)` is told of each round
+    /// that wrote something. Rounds past the second in a row that found fewer idle copies than
+    /// the limit would find none either (nothing new was swapped out): they are skipped.
+    pub fn writeback_until(&mut self, now: u64, mut round: impl FnMut(u64, u64)) {
+        let mut quiet = 0;
+        while self.wb.next <= now {
+            let tick = self.wb.next;
+            let n = self.pages.writeback(self.wb.limit);
+            self.pages.mark_idle();
+            if n > 0 {
+                round(tick, n);
+            }
+            quiet = if n < self.wb.limit { quiet + 1 } else { 0 };
+            self.wb.next = tick.saturating_add(self.wb.every);
+            if quiet >= 2 && self.wb.next <= now {
+                let skip = (now - self.wb.next) / self.wb.every + 1;
+                self.wb.next = self.wb.next.saturating_add(skip.saturating_mul(self.wb.every));
+            }
         }
     }
 
@@ -226,11 +281,17 @@ impl<P: Policy> Engine<P> {
     /// replay loop and CLOCK's hit path lost a third of its speed (measured; BENCHMARKS.md).
     #[inline(always)]
     fn fault(&mut self, a: &Access) -> Result<Outcome> {
+        if a.index as u64 >= self.wb_due_access {
+            // Page traces: rounds by access count (the system level drives them by time).
+            self.writeback_until(a.index as u64, |_, _| {});
+            self.wb_due_access = self.wb.next;
+        }
         let (fault, io) = self.pages.classify(a, self.direct_read)?;
         let mut o = Outcome { fault: Some(fault), ..Outcome::HIT };
         match io {
             FaultIo::Mapped => return Ok(o), // Direct Read: no frame, and the policy never sees it.
             FaultIo::SwapRead => o.swap_reads = 1,
+            FaultIo::BackingRead => o.backing_reads = 1,
             FaultIo::FileRead => o.file_reads = 1,
             FaultIo::None => o.swap_reads = (fault == Fault::Promoted) as u32,
         }
@@ -276,7 +337,7 @@ impl<P: Policy> Engine<P> {
                 break;
             }
             let f = self.pages.flags[q as usize];
-            if f & (pages::RESIDENT | pages::NVM_MAPPED) != 0 || f & pages::SWAP_VALID == 0 {
+            if f & (pages::RESIDENT | pages::NVM_MAPPED | pages::BACKED) != 0 || f & pages::SWAP_VALID == 0 {
                 continue;
             }
             self.pages.flags[q as usize] = f | pages::RESIDENT | pages::SEEN;
@@ -392,6 +453,14 @@ impl<P: Policy> Engine<P> {
         }
         if swapped != self.pages.swap_used {
             return Err(format!("{swapped} swapped pages, {} slots used", self.pages.swap_used));
+        }
+        let backed = f.iter().filter(|&&x| x & pages::BACKED != 0).count() as u64;
+        let stray = f.iter().any(|&x| x & (pages::BACKED | pages::SWAP_VALID) == pages::BACKED);
+        if backed != self.pages.backed || stray {
+            return Err(format!(
+                "{backed} written-back pages (each with a slot: {}), {} counted",
+                !stray, self.pages.backed
+            ));
         }
         Ok(())
     }

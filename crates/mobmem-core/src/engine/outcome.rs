@@ -77,6 +77,8 @@ pub struct Outcome {
     /// Pages read from swap: the faulting page (or a Direct Read promotion's copy) and the
     /// read-around neighbours brought in with it.
     pub swap_reads: u32,
+    /// Pages read back from zram's backing device (written-back copies).
+    pub backing_reads: u32,
     /// Pages read from the file store for the fault (readahead is `Engine::prefetch_file`'s).
     pub file_reads: u32,
     /// Pages the fault pushed out of memory to make room.
@@ -87,6 +89,7 @@ impl Outcome {
     pub const HIT: Outcome = Outcome {
         fault: None,
         swap_reads: 0,
+        backing_reads: 0,
         file_reads: 0,
         evicted: Evictions { swap_writes: 0, file_writes: 0, swap_cache_drops: 0, file_drops: 0 },
     };

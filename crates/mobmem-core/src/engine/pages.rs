@@ -22,6 +22,8 @@ pub const SWAP_VALID: u8 = 16;
 pub const FILE_FIXED: u8 = 32;
 /// Mapped read-only in place in the NVM swap area (Direct Read): occupies its swap slot, no frame.
 pub const NVM_MAPPED: u8 = 64;
+/// zram writeback: the swap copy was written back to the backing device (it takes no DRAM).
+pub const BACKED: u8 = 128;
 
 /// Whether a page with flags `f` is anon once an access `op` is done (a write makes an undeclared
 /// page anon).
@@ -43,6 +45,8 @@ pub enum FaultIo {
     /// (a copy at memory speed, counted as a swap-in).
     None,
     SwapRead,
+    /// A swap-in from zram's backing device (the page was written back).
+    BackingRead,
     FileRead,
     /// Direct Read mapped the swapped page in place: no frame is taken.
     Mapped,
@@ -70,10 +74,20 @@ pub struct Pages {
     pool: usize,
     /// Resident pages that are not anon (the page cache), kept as pages come and go.
     pub file_resident: usize,
+    /// zram writeback: swap copies on the backing device, and when each zram copy was last
+    /// written or read (in idle marks; `None` without writeback).
+    pub backed: u64,
+    pub idle: Option<Idle>,
     pub m: Meters,
 }
 
 const NO: u32 = u32::MAX;
+
+/// zram's idle tracking (`/sys/block/zram0/idle`): each copy's last write or read, in marks.
+pub struct Idle {
+    pub stamp: Vec<u32>,
+    pub epoch: u32,
+}
 
 /// Where each swapped page sits in the swap area. Slots are handed out next-fit from a cursor, as
 /// Linux's swap allocator does within a cluster, so pages swapped out together sit together and a
@@ -146,6 +160,8 @@ impl Pages {
             zram_ratio: 0.0,
             pool: 0,
             file_resident: 0,
+            backed: 0,
+            idle: None,
             m: Meters::default(),
         }
     }
@@ -155,6 +171,10 @@ impl Pages {
     #[inline(never)]
     fn free_slot(&mut self, id: usize) {
         self.swap_used -= 1;
+        if self.flags[id] & BACKED != 0 {
+            self.flags[id] &= !BACKED;
+            self.backed -= 1;
+        }
         self.resize_pool();
         if let Some(s) = &mut self.slots {
             s.free(id as PageId);
@@ -183,8 +203,8 @@ impl Pages {
     #[inline]
     fn resize_pool(&mut self) {
         if self.zram_ratio != 0.0 {
-            // The compressed bytes rounded up to whole frames.
-            self.pool = (self.swap_used as f64 / self.zram_ratio).ceil() as usize;
+            // The compressed bytes rounded up to whole frames (written-back copies take none).
+            self.pool = ((self.swap_used - self.backed) as f64 / self.zram_ratio).ceil() as usize;
             self.m.peak_zram_frames = self.m.peak_zram_frames.max(self.pool as u64);
         }
     }
@@ -242,6 +262,9 @@ impl Pages {
                     self.m.swap_full_at = Some(index as u64);
                 }
                 self.m.swap_outs += 1;
+                if let Some(i) = &mut self.idle {
+                    i.stamp[v as usize] = i.epoch;
+                }
                 EvictIo::SwapWrite
             } else {
                 self.m.swap_cache_drops += 1;
@@ -302,10 +325,45 @@ impl Pages {
                 return Ok((Fault::Mapped, FaultIo::Mapped));
             }
             self.m.swap_ins += 1;
+            if f & BACKED != 0 {
+                self.m.backing_reads += 1;
+                return Ok((Fault::SwapIn, FaultIo::BackingRead));
+            }
+            if let Some(i) = &mut self.idle {
+                // Read from zram: the copy is not idle.
+                i.stamp[id] = i.epoch;
+            }
             Ok((Fault::SwapIn, FaultIo::SwapRead))
         } else {
             self.m.file_rereads += 1;
             Ok((Fault::FileReread, FaultIo::FileRead))
+        }
+    }
+
+    /// zram writeback: writes back up to `max` swap copies that stayed in zram, unread, since the
+    /// last idle mark (lowest page ids first); they leave the DRAM pool. Returns how many.
+    pub fn writeback(&mut self, max: u64) -> u64 {
+        let Some(idle) = &self.idle else { return 0 };
+        let mut n = 0;
+        for (id, f) in self.flags.iter_mut().enumerate() {
+            if n == max {
+                break;
+            }
+            if *f & (SWAP_VALID | BACKED | RESIDENT | NVM_MAPPED) == SWAP_VALID && idle.stamp[id] < idle.epoch {
+                *f |= BACKED;
+                n += 1;
+            }
+        }
+        self.backed += n;
+        self.m.written_back += n;
+        self.resize_pool();
+        n
+    }
+
+    /// Marks every zram copy idle: the next writeback may take those not read by then.
+    pub fn mark_idle(&mut self) {
+        if let Some(i) = &mut self.idle {
+            i.epoch += 1;
         }
     }
 

@@ -19,6 +19,8 @@ struct Run<'a> {
     frames: usize,
     swap_cap: u64,
     zram: Option<f64>,
+    /// zram writeback: a round every so many accesses, and the pages a round may write.
+    writeback: Option<(u64, u64)>,
     params: &'a toml::Table,
 }
 
@@ -30,6 +32,9 @@ impl PolicyVisitor for Run<'_> {
             P::new(&PolicySetup { frames: self.frames, space: self.trace.space(), costs: self.costs }, params)?;
         let mut e =
             Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read).with_zram(self.zram);
+        if let Some((every, limit)) = self.writeback {
+            e = e.with_writeback(every, limit, true);
+        }
         e.replay(self.trace)?;
         Ok(e.into_meters())
     }
@@ -80,6 +85,7 @@ impl PolicyVisitor for TieredRun<'_> {
 pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
     cfg.validate(catalog)?;
     let swap = catalog.get(&cfg.swap, "swap")?.clone();
+    let backend = crate::swap::backend::build(&swap, catalog)?;
     let storage = catalog.get(&cfg.storage, "storage")?.clone();
     let footprint = trace.num_pages() as u64;
     let frames = cfg.memory.to_pages(cfg.page_size, footprint);
@@ -136,13 +142,23 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
                 direct_read: cfg.direct_read,
                 frames: frames as usize,
                 swap_cap,
-                zram: swap.compression_ratio,
+                zram: backend.compression_ratio(),
+                // Page traces count time in accesses: a round every idle_s of their CPU time, and
+                // at least one access per page between rounds (a round scans every page, so the
+                // rounds cost at most as much as the accesses).
+                writeback: backend.writeback().map(|w| {
+                    let every = (w.idle_s * 1e9 / cfg.cpu_ns_per_access.max(1e-3)).min(u64::MAX as f64) as u64;
+                    (every.max(footprint), w.limit_pages(cfg.page_size))
+                }),
                 params: &cfg.params,
             },
         )??
     };
     let wall = start.elapsed().as_secs_f64();
     m.finish(&swap, &storage, cfg.page_size, cfg.cpu_ns_per_access);
+    if let Some(w) = backend.writeback() {
+        m.add_backing(&w.backing, cfg.page_size);
+    }
     if let Some((t, _, _, (dm, pm))) = &tiers {
         tiered::finish_energy(&mut m, dm, pm, t.access_bytes, cfg.page_size);
     }

@@ -15,6 +15,8 @@ struct Drive {
     swap_cap: u64,
     zram: Option<f64>,
     read_around: u32,
+    /// zram writeback rounds every so many accesses (0: none).
+    writeback_every: u64,
     seed: u64,
     steps: usize,
 }
@@ -29,6 +31,9 @@ impl PolicyVisitor for &Drive {
         let mut e = Engine::new(policy, space, self.frames, self.swap_cap, false).with_zram(self.zram);
         if self.read_around > 0 {
             e = e.with_read_around(self.read_around);
+        }
+        if self.writeback_every > 0 {
+            e = e.with_writeback(self.writeback_every, 7, true);
         }
         let mut rng = Rng::new(self.seed);
         let (mut swap_reads, mut file_reads, mut ev, mut faults) = (0u64, 0u64, Evictions::default(), 0u64);
@@ -63,7 +68,7 @@ impl PolicyVisitor for &Drive {
                 return Err(format!("{name}: would_hit said {hit}, access said {o:?}"));
             }
             faults += o.fault.is_some() as u64;
-            swap_reads += o.swap_reads as u64;
+            swap_reads += o.swap_reads as u64 + o.backing_reads as u64;
             file_reads += o.file_reads as u64;
             ev += o.evicted;
             e.check().map_err(|x| format!("{name} at {i}: {x}"))?;
@@ -95,8 +100,10 @@ proptest! {
         zram in prop::sample::select(vec![None, Some(2.5)]),
         read_around in 0u32..3,
         swap_full in any::<bool>(),
+        writeback_every in prop::sample::select(vec![0u64, 50, 400]),
     ) {
-        let d = Drive { n: 200, frames, swap_cap: if swap_full { 40 } else { u64::MAX }, zram, read_around, seed, steps: 3000 };
+        let swap_cap = if swap_full { 40 } else { u64::MAX };
+        let d = Drive { n: 200, frames, swap_cap, zram, read_around, writeback_every, seed, steps: 3000 };
         for name in policy::NAMES {
             if *name == "opt" {
                 continue; // offline: needs the accesses to come
@@ -216,4 +223,44 @@ fn vetoed_and_swap_full_are_distinct_shortfalls() {
     }
     assert_eq!(e.reclaim(1, 4).unwrap().short, Some(Shortfall::Vetoed));
     assert_eq!(e.meters().swap_outs, 0);
+}
+
+#[test]
+fn zram_writeback_takes_idle_copies_out_of_dram_and_reads_them_back_from_flash() {
+    // 16 anon pages, 4 frames, zram at 2 pages per frame; writeback driven by the caller.
+    let kinds = vec![1u8; 16];
+    let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup { frames: 8, space, costs: IoCosts::default() };
+    let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
+    let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_zram(Some(2.0)).with_writeback(100, 3, false);
+    for p in 0..10u32 {
+        e.access(p, Op::Write, p as usize).unwrap();
+    }
+    let v = e.view();
+    assert!(v.swap_used > 0 && v.zram_frames > 0, "{v:?}");
+    let swapped = v.swap_used;
+    // The first round finds nothing idle yet (every copy is younger than the first mark).
+    let mut rounds = Vec::new();
+    e.writeback_until(100, |t, n| rounds.push((t, n)));
+    assert!(rounds.is_empty());
+    // Read one copy back from zram: it is not idle at the next round; the others are, 3 a round.
+    let o = e.access(0, Op::Read, 10).unwrap();
+    assert_eq!((o.fault, o.swap_reads, o.backing_reads), (Some(Fault::SwapIn), 1, 0));
+    let before = e.view();
+    e.writeback_until(200, |t, n| rounds.push((t, n)));
+    assert_eq!(rounds, vec![(200, 3)]);
+    assert!(e.view().zram_frames < before.zram_frames, "written-back copies leave the pool");
+    assert_eq!(e.meters().written_back, 3);
+    e.check().unwrap();
+    // Later rounds take the rest, within the limit; then quiet rounds are skipped, not looped.
+    e.writeback_until(1_000_000_000, |t, n| rounds.push((t, n)));
+    let total: u64 = rounds.iter().map(|r| r.1).sum();
+    assert!(total >= swapped - 2 && rounds.iter().all(|r| r.1 <= 3), "{rounds:?}");
+    assert!(rounds.len() < 10, "{rounds:?}");
+    // A fault on a written-back page reads it from the backing device.
+    let back = (0..16).find(|&p| e.holds(p..p + 1).swapped == 1 && !e.would_hit(p, Op::Read)).unwrap();
+    let o = e.access(back, Op::Read, 11).unwrap();
+    assert_eq!((o.swap_reads, o.backing_reads), (0, 1));
+    assert_eq!(e.meters().backing_reads, 1);
+    e.check().unwrap();
 }

@@ -226,7 +226,7 @@ impl<T: TierPolicy> Tiered<T> {
 
     fn fault(&mut self, a: &Access, critical: bool) -> Result<()> {
         self.spent += match self.pages.classify(a, false)?.1 {
-            FaultIo::SwapRead => self.costs.io.swap_read_ns,
+            FaultIo::SwapRead | FaultIo::BackingRead => self.costs.io.swap_read_ns,
             FaultIo::FileRead => self.costs.io.file_read_ns,
             FaultIo::None | FaultIo::Mapped => 0.0,
         };

@@ -1,5 +1,8 @@
-//! Swap: what may go to swap (`admission`). Each kind of thing is one file plus one registry line.
+//! Swap: where swapped pages are kept (`backend`) and which may go there (`admission`). Each kind
+//! of thing is one file plus one registry line.
 
 pub mod admission;
+pub mod backend;
 
 pub use admission::{OwnerState, Owners, Scope, SwapAdmission};
+pub use backend::SwapBackend;

@@ -82,8 +82,12 @@ pub struct SystemMeters {
     /// Launches per UX class (`UX_CLASSES` order) and at or above the vitals marks.
     pub ux: BTreeMap<String, u64>,
     pub excessive: u64,
+    /// Pages read from swap (zram's backing device included) and written to it.
     pub swap_in_pages: u64,
     pub swap_out_pages: u64,
+    /// zram writeback: pages written back to the backing device, and read back from it.
+    pub written_back_pages: u64,
+    pub backing_read_pages: u64,
     pub file_read_pages: u64,
     pub write_back_pages: u64,
     /// Read and write requests sent to the devices (after merging and read-around).

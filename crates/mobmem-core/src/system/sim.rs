@@ -143,6 +143,10 @@ struct Sim<'a, P: Policy, K: Killer> {
     procs: Vec<Proc>,
     profiles: Vec<AppProfile>,
     swap: Option<Dev>,
+    /// Whether swap requests run on the task's CPU (zram) instead of queueing on the device.
+    swap_on_cpu: bool,
+    /// zram writeback's backing device.
+    backing: Option<Dev>,
     file: Dev,
     busy: Vec<f64>,
     /// Which apps hold which page ids.
@@ -155,6 +159,8 @@ struct Sim<'a, P: Policy, K: Killer> {
     m: SystemMeters,
     swap_read_pages_dev: u64,
     swap_write_pages_dev: u64,
+    backing_read_pages_dev: u64,
+    backing_write_pages_dev: u64,
     file_read_pages_dev: u64,
     file_write_pages_dev: u64,
     checks: bool,
@@ -278,10 +284,11 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         let ps = self.phone.page_size;
         let d = match dev {
             DevRef::Swap => self.swap.as_ref().unwrap_or(&self.file),
+            DevRef::Backing => self.backing.as_ref().unwrap_or(&self.file),
             DevRef::File => &self.file,
         };
         let service = if write { d.model.write_time_ns(pages, ps) } else { d.model.read_time_ns(pages, ps) };
-        let end = if d.model.kind == DeviceKind::Zram {
+        let end = if matches!(dev, DevRef::Swap) && self.swap_on_cpu {
             // zram compresses and decompresses on the CPU of the task that swaps (per-CPU
             // streams): a swap-in does not wait behind kswapd's compression.
             t + service
@@ -304,6 +311,11 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
                 self.file_read_pages_dev += pages;
                 self.m.file_read_requests += 1;
             }
+            (DevRef::Backing, false) => {
+                self.backing_read_pages_dev += pages;
+                self.m.swap_read_requests += 1;
+            }
+            (DevRef::Backing, true) => self.backing_write_pages_dev += pages,
             (DevRef::File, true) => self.file_write_pages_dev += pages,
         }
         end
@@ -425,17 +437,32 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             }
             *clock = end;
         }
-        if o.swap_reads > 0 && self.swap.is_some() {
-            let end = self.request(DevRef::Swap, false, o.swap_reads as u64, *clock);
-            w.swap += end - *clock;
-            w.swap_pages += o.swap_reads as u64;
-            self.stall_add(*clock, end - *clock);
-            *clock = end;
+        for (dev, n) in [(DevRef::Swap, o.swap_reads), (DevRef::Backing, o.backing_reads)] {
+            if n > 0 && self.swap.is_some() {
+                let end = self.request(dev, false, n as u64, *clock);
+                w.swap += end - *clock;
+                w.swap_pages += n as u64;
+                self.stall_add(*clock, end - *clock);
+                *clock = end;
+            }
         }
         if self.free() < self.layout.low {
             self.kswapd(*clock)?;
         }
         Ok(())
+    }
+
+    /// zram writeback rounds due by `t` (checked at launches; the rounds fall in the idle time
+    /// between them): each writes its pages to the backing device in the background.
+    fn writeback(&mut self, t: f64) {
+        if self.backing.is_none() {
+            return;
+        }
+        let mut rounds = Vec::new();
+        self.e.writeback_until(t.max(0.0) as u64, |tick, n| rounds.push((tick as f64, n)));
+        for (tick, n) in rounds {
+            self.request(DevRef::Backing, true, n, tick);
+        }
     }
 
     /// Runs the background work due up to `until`.
@@ -555,6 +582,7 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
 
     fn launch(&mut self, index: u32, time_s: f64, app: usize, start: f64, next: f64) -> Result<f64> {
         let pid = self.app_pid(app);
+        self.writeback(start);
         self.background(start)?;
         for p in &mut self.procs {
             if p.bg_touches + p.bg_pages > self.phone.max_bg_touches && p.alive {
@@ -750,6 +778,8 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         self.stall = Stall::default();
         self.swap_read_pages_dev = 0;
         self.swap_write_pages_dev = 0;
+        self.backing_read_pages_dev = 0;
+        self.backing_write_pages_dev = 0;
         self.file_read_pages_dev = 0;
         self.file_write_pages_dev = 0;
         let keep_apps = std::mem::take(&mut self.m.apps);
@@ -792,8 +822,10 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
         for c in super::phone::UX_CLASSES {
             m.ux.entry(c.to_string()).or_insert(0);
         }
-        m.swap_in_pages = self.swap_read_pages_dev;
+        m.swap_in_pages = self.swap_read_pages_dev + self.backing_read_pages_dev;
         m.swap_out_pages = self.swap_write_pages_dev;
+        m.written_back_pages = self.backing_write_pages_dev;
+        m.backing_read_pages = self.backing_read_pages_dev;
         m.file_read_pages = self.file_read_pages_dev;
         m.write_back_pages = self.file_write_pages_dev;
         m.stall_ms = self.stall.total * 1e-6;
@@ -808,9 +840,18 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             m.flash_write_bytes += m.write_back_pages * ps;
             m.flash_read_bytes += m.file_read_pages * ps;
         }
+        // zram writeback: the backing device's writes are swap writes to flash.
+        let backing_flash = self.backing.as_ref().is_some_and(|d| d.model.kind == DeviceKind::Flash);
+        if backing_flash {
+            m.flash_swap_write_bytes += m.written_back_pages * ps;
+            m.flash_write_bytes += m.written_back_pages * ps;
+            m.flash_read_bytes += m.backing_read_pages * ps;
+        }
         // Wear: the file store's flash if it is flash, else the swap device's.
         let flash = if file_flash {
             Some(&self.file.model)
+        } else if backing_flash {
+            self.backing.as_ref().map(|d| &d.model)
         } else {
             self.swap.as_ref().map(|d| &d.model).filter(|_| swap_flash)
         };
@@ -831,8 +872,13 @@ impl<P: Policy, K: Killer> Sim<'_, P, K> {
             swap_device_j: self
                 .swap
                 .as_ref()
-                .map(|d| dev_j(&d.model, m.swap_in_pages, m.swap_out_pages))
-                .unwrap_or(0.0),
+                .map(|d| dev_j(&d.model, m.swap_in_pages - m.backing_read_pages, m.swap_out_pages))
+                .unwrap_or(0.0)
+                + self
+                    .backing
+                    .as_ref()
+                    .map(|d| dev_j(&d.model, m.backing_read_pages, m.written_back_pages))
+                    .unwrap_or(0.0),
             storage_device_j: dev_j(&self.file.model, m.file_read_pages, m.write_back_pages),
             launch_j: self.phone.active_mw * 1e-3 * m.total_launch_ms * 1e-3,
             total_j: 0.0,
@@ -988,6 +1034,7 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         pids.extend(std::iter::repeat((first_app_pid + app) as u32).take((na + nf) as usize));
     }
     let (swap, storage) = phone.devices(r.devices)?;
+    let backend = swap.as_ref().map(|s| crate::swap::backend::build(s, r.devices)).transpose()?;
     let io_dev = swap.as_ref().unwrap_or(&storage);
     let costs = IoCosts {
         swap_read_ns: io_dev.read_time_ns(1, ps),
@@ -1000,6 +1047,9 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         .map(|p| AppSummary { app: p.name.clone(), category: p.category.clone(), known: p.known, ..Default::default() })
         .collect();
     let shared_queue = swap.as_ref().is_some_and(|s| s.name == storage.name);
+    // zram writeback's backing device: its own queue unless it is the file store's device.
+    let wb = backend.as_ref().and_then(|b| b.writeback().cloned());
+    let backing_q = wb.as_ref().map(|w| if w.backing.name == storage.name { 0 } else { 2 });
     let parts = Parts {
         r,
         layout,
@@ -1008,7 +1058,19 @@ pub fn simulate_phone(r: &PhoneRun) -> Result<PhoneResult> {
         profiles,
         swap: swap.map(|model| Dev { model, q: 1 }),
         file: Dev { model: storage, q: 0 },
-        busy: vec![0.0; if shared_queue { 1 } else { 2 }],
+        busy: vec![
+            0.0;
+            if backing_q == Some(2) {
+                3
+            } else if shared_queue {
+                1
+            } else {
+                2
+            }
+        ],
+        swap_on_cpu: backend.as_ref().is_some_and(|b| b.on_cpu()),
+        zram: backend.as_ref().and_then(|b| b.compression_ratio()),
+        backing: wb.map(|w| (Dev { model: w.backing.clone(), q: backing_q.unwrap_or(0) }, w)),
         apps,
         kinds: &kinds,
         owners: pids,
@@ -1032,6 +1094,10 @@ struct Parts<'a> {
     kinds: &'a [u8],
     owners: Vec<u32>,
     costs: IoCosts,
+    swap_on_cpu: bool,
+    zram: Option<f64>,
+    /// zram writeback: the backing device and its rounds.
+    backing: Option<(Dev, crate::swap::backend::Writeback)>,
 }
 
 impl PolicyVisitor for Parts<'_> {
@@ -1054,7 +1120,23 @@ struct WithPolicy<'a, P> {
 impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
     type Output = Result<PhoneResult>;
     fn visit<K: Killer>(self, name: &'static str) -> Result<PhoneResult> {
-        let Parts { r, layout, procs, ranges, profiles, swap, file, busy, apps, kinds, owners, .. } = self.parts;
+        let Parts {
+            r,
+            layout,
+            procs,
+            ranges,
+            profiles,
+            swap,
+            file,
+            busy,
+            apps,
+            kinds,
+            owners,
+            swap_on_cpu,
+            zram,
+            backing,
+            ..
+        } = self.parts;
         let phone = r.phone;
         let params: K::Params = policy::parse_params(&format!("killer_params ({name})"), &phone.killer_params)?;
         let dram_bytes = layout.dram_pages * phone.page_size;
@@ -1062,10 +1144,19 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
         let swap_cap = layout.swap_pages;
         let space = PageSpace { pages: kinds.len(), kinds: Some(kinds), future: None };
         let mut e = Engine::new(self.policy, space, layout.frames as usize, swap_cap, phone.direct_read);
+        let mut e_writeback = None;
         if phone.page_cluster > 0 && swap.is_some() {
             e = e.with_read_around(phone.page_cluster);
         }
-        e = e.with_zram(swap.as_ref().and_then(|d| d.model.compression_ratio));
+        e = e.with_zram(zram);
+        let backing = backing.map(|(dev, w)| {
+            // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
+            e_writeback = Some(((w.idle_s * 1e9) as u64, w.limit_pages(phone.page_size)));
+            dev
+        });
+        if let Some((every, limit)) = e_writeback {
+            e = e.with_writeback(every, limit, false);
+        }
         let admission = swap::admission::effective(&phone.swap_admission, swap.is_some());
         let (admission, _) = swap::admission::build(admission, &phone.swap_admission_params)?;
         let states = procs.iter().map(|p| OwnerState { adj: p.adj, alive: p.alive }).collect();
@@ -1078,6 +1169,8 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             procs,
             profiles,
             swap,
+            swap_on_cpu,
+            backing,
             file,
             busy,
             ranges,
@@ -1089,6 +1182,8 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
             m: SystemMeters { apps, ..SystemMeters::default() },
             swap_read_pages_dev: 0,
             swap_write_pages_dev: 0,
+            backing_read_pages_dev: 0,
+            backing_write_pages_dev: 0,
             file_read_pages_dev: 0,
             file_write_pages_dev: 0,
             checks: r.checks,
@@ -1106,5 +1201,7 @@ impl<P: Policy> KillerVisitor for WithPolicy<'_, P> {
 #[derive(Clone, Copy)]
 enum DevRef {
     Swap,
+    /// zram writeback's backing device.
+    Backing,
     File,
 }

@@ -19,6 +19,8 @@ mod adj_limit;
 pub(crate) mod all;
 mod off;
 
+pub use off::NoParams;
+
 use crate::error::{Error, Result};
 use crate::trace::PageId;
 use serde::de::DeserializeOwned;

@@ -1,0 +1,98 @@
+//! Swap backends: where swapped pages are kept and what that costs. A block device (flash, NVM, a
+//! DRAM ramdisk) queues requests and takes no memory; zram keeps pages compressed in the phone's own
+//! DRAM and works on the swapping task's CPU; zram with writeback also moves copies that stayed
+//! idle to a backing flash device, as Android ships it. A device names its backend (`backend`,
+//! default by kind) and gives its parameters in `backend_params`; each backend is one file plus
+//! one line in `backends!`.
+
+mod block;
+mod zram;
+mod zram_writeback;
+
+use crate::device::{Catalog, Device};
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// zram writeback: where idle copies go and how fast.
+#[derive(Debug, Clone, Serialize)]
+pub struct Writeback {
+    /// The backing device (flash on Android).
+    pub backing: Device,
+    /// A copy in zram unread for this long is written back at the next round; rounds run this
+    /// often.
+    pub idle_s: f64,
+    /// Most pages a round writes back (`writeback_limit`), from the MiB-per-day budget.
+    pub limit_mib_per_day: f64,
+}
+
+impl Writeback {
+    /// Pages a round may write back at `page_size`.
+    pub fn limit_pages(&self, page_size: u64) -> u64 {
+        (self.limit_mib_per_day * 1048576.0 * self.idle_s / 86400.0 / page_size as f64).floor() as u64
+    }
+}
+
+/// A swap backend.
+pub trait SwapBackend: Send + Sync {
+    /// The swap device: latency, energy, kind.
+    fn device(&self) -> &Device;
+    /// zram: swapped pages per DRAM frame of the compressed area; `None`: the area is not in DRAM.
+    fn compression_ratio(&self) -> Option<f64> {
+        None
+    }
+    /// Whether requests run on the swapping task's CPU (zram's per-CPU streams) rather than
+    /// queueing on the device.
+    fn on_cpu(&self) -> bool {
+        false
+    }
+    /// zram writeback: the backing device and its rounds.
+    fn writeback(&self) -> Option<&Writeback> {
+        None
+    }
+}
+
+/// How a backend is built from its device and typed parameters.
+pub trait Build: SwapBackend + Sized + 'static {
+    type Params: Default + Serialize + DeserializeOwned;
+    fn new(device: Device, params: Self::Params, catalog: &Catalog) -> Result<Self>;
+}
+
+macro_rules! backends {
+    ($( $name:literal => $ty:ty : $desc:literal ),* $(,)?) => {
+        /// Names of the registered backends, in registry order.
+        pub const NAMES: &[&str] = &[$($name),*];
+        /// One line describing each.
+        pub const DESCRIPTIONS: &[(&str, &str)] = &[$(($name, $desc)),*];
+
+        /// The backend of swap device `device` (its `backend`, with `backend_params`); devices it
+        /// names (a backing device) come from `catalog`.
+        pub fn build(device: &Device, catalog: &Catalog) -> Result<Box<dyn SwapBackend>> {
+            let field = format!("devices.{}.backend_params", device.name);
+            match device.backend.as_str() {
+                $($name => {
+                    let p: <$ty as Build>::Params = crate::policy::parse_params(&field, &device.backend_params)?;
+                    Ok(Box::new(<$ty>::new(device.clone(), p, catalog)?))
+                })*
+                other => Err(Error::config(
+                    format!("devices.{}.backend", device.name),
+                    format!("unknown swap backend {other:?}; known: {}", NAMES.join(", ")),
+                )),
+            }
+        }
+    };
+}
+
+backends! {
+    "block" => block::Block : "a block device (flash, NVM, DRAM ramdisk): requests queue on it, it takes no memory",
+    "zram" => zram::Zram : "compressed in the phone's own DRAM (Linux zram): CPU work, frames taken from memory",
+    "zram-writeback" => zram_writeback::ZramWriteback : "zram whose idle copies are written back to a backing flash device (Android), within a daily limit",
+}
+
+/// The backend a device of `kind` has when it names none.
+pub fn default_for(kind: crate::device::DeviceKind) -> &'static str {
+    match kind {
+        crate::device::DeviceKind::Zram => "zram",
+        _ => "block",
+    }
+}

@@ -1,0 +1,41 @@
+//! zram: swapped pages compressed into frames taken from the phone's own DRAM,
+//! `compression_ratio` pages per frame; compression and decompression are CPU work of the task
+//! that swaps (per-CPU streams), so requests do not queue behind each other.
+
+use super::{Build, SwapBackend};
+use crate::device::{Catalog, Device};
+use crate::error::{Error, Result};
+
+pub struct Zram {
+    device: Device,
+    ratio: f64,
+}
+
+impl Zram {
+    /// A zram area on `device`, which must give its compression ratio.
+    pub(super) fn on(device: Device) -> Result<Zram> {
+        let ratio = device.compression_ratio.ok_or_else(|| {
+            Error::config(format!("devices.{}.compression_ratio", device.name), "missing: zram needs its ratio")
+        })?;
+        Ok(Zram { device, ratio })
+    }
+}
+
+impl SwapBackend for Zram {
+    fn device(&self) -> &Device {
+        &self.device
+    }
+    fn compression_ratio(&self) -> Option<f64> {
+        Some(self.ratio)
+    }
+    fn on_cpu(&self) -> bool {
+        true
+    }
+}
+
+impl Build for Zram {
+    type Params = crate::swap::admission::NoParams;
+    fn new(device: Device, _: Self::Params, _: &Catalog) -> Result<Self> {
+        Zram::on(device)
+    }
+}

@@ -1,0 +1,73 @@
+//! zram with writeback, as Android ships it (`CONFIG_ZRAM_WRITEBACK`, a backing partition on the
+//! phone's flash): copies that stayed in zram unread for `idle_s` are written back to the backing
+//! device, at most `limit_mib_per_day`; they free their share of the DRAM pool, and a fault on one
+//! reads it from flash (queued there). Everything else is zram's.
+
+use super::zram::Zram;
+use super::{Build, SwapBackend, Writeback};
+use crate::device::{Catalog, Device, DeviceKind};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Params {
+    /// The backing device (a device name; flash or NVM).
+    pub backing: String,
+    /// Idle time before writeback, and the rounds' period. Assumed: one hour, Android's
+    /// `ro.zram.mark_idle_delay_mins` on Pixel phones (60).
+    pub idle_s: f64,
+    /// Writeback budget per day (`writeback_limit`), which bounds flash wear. Assumed: 1 GiB.
+    pub limit_mib_per_day: f64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params { backing: "emmc-inand".into(), idle_s: 3600.0, limit_mib_per_day: 1024.0 }
+    }
+}
+
+pub struct ZramWriteback {
+    zram: Zram,
+    wb: Writeback,
+}
+
+impl SwapBackend for ZramWriteback {
+    fn device(&self) -> &Device {
+        self.zram.device()
+    }
+    fn compression_ratio(&self) -> Option<f64> {
+        self.zram.compression_ratio()
+    }
+    fn on_cpu(&self) -> bool {
+        true
+    }
+    fn writeback(&self) -> Option<&Writeback> {
+        Some(&self.wb)
+    }
+}
+
+impl Build for ZramWriteback {
+    type Params = Params;
+    fn new(device: Device, p: Params, catalog: &Catalog) -> Result<Self> {
+        let field = |f: &str| format!("devices.{}.backend_params.{f}", device.name);
+        let backing = catalog.get(&p.backing, &field("backing"))?.clone();
+        if !matches!(backing.kind, DeviceKind::Flash | DeviceKind::Nvm) {
+            return Err(Error::config(
+                field("backing"),
+                format!("{:?} is {}; writeback goes to a flash or NVM device", p.backing, backing.kind.as_str()),
+            ));
+        }
+        if !(p.idle_s >= 1e-3 && p.idle_s <= 365.0 * 86400.0) {
+            return Err(Error::config(field("idle_s"), format!("{} is not between 1 ms and a year", p.idle_s)));
+        }
+        if !(p.limit_mib_per_day >= 0.0 && p.limit_mib_per_day.is_finite()) {
+            return Err(Error::config(
+                field("limit_mib_per_day"),
+                format!("{} is not a size ≥ 0", p.limit_mib_per_day),
+            ));
+        }
+        let wb = Writeback { backing, idle_s: p.idle_s, limit_mib_per_day: p.limit_mib_per_day };
+        Ok(ZramWriteback { zram: Zram::on(device)?, wb })
+    }
+}
