@@ -28,8 +28,7 @@ pub struct LaunchRecord {
     pub reclaim_wait_ms: f64,
     pub file_pages_read: u64,
     pub swap_pages_read: u64,
-    /// Index into `UX_CLASSES`.
-    pub ux_class: usize,
+    pub ux_class: super::phone::UxClass,
     /// At or above Android vitals' mark (cold ≥ 5 s, resume as a hot start ≥ 1.5 s).
     pub excessive: bool,
     /// Apps alive right after the launch (the launched one included).

@@ -55,16 +55,43 @@ impl Default for UxThresholds {
     }
 }
 
-/// The five classes, fastest first.
+/// How a launch's delay is perceived, fastest first (the thresholds are `UxThresholds`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UxClass {
+    Crisp,
+    Noticeable,
+    Annoying,
+    Unacceptable,
+    Unusable,
+}
+
+impl UxClass {
+    pub const ALL: [UxClass; 5] =
+        [UxClass::Crisp, UxClass::Noticeable, UxClass::Annoying, UxClass::Unacceptable, UxClass::Unusable];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UxClass::Crisp => "crisp",
+            UxClass::Noticeable => "noticeable",
+            UxClass::Annoying => "annoying",
+            UxClass::Unacceptable => "unacceptable",
+            UxClass::Unusable => "unusable",
+        }
+    }
+}
+
+/// The five classes' names, fastest first.
 pub const UX_CLASSES: [&str; 5] = ["crisp", "noticeable", "annoying", "unacceptable", "unusable"];
 
 impl UxThresholds {
-    /// Index into `UX_CLASSES` of a delay.
-    pub fn class(&self, ms: f64) -> usize {
-        [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms]
+    /// The class of a delay.
+    pub fn class(&self, ms: f64) -> UxClass {
+        let above = [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms]
             .iter()
             .take_while(|&&t| ms >= t)
-            .count()
+            .count();
+        UxClass::ALL[above]
     }
     fn validate(&self) -> Result<()> {
         let t = [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms];
@@ -517,6 +544,6 @@ mod tests {
         let e = with("ux", ux.into()).unwrap().validate(&cat).unwrap_err().to_string();
         assert!(e.contains("ux"), "{e}");
         let t = UxThresholds::default();
-        assert_eq!([t.class(10.0), t.class(150.0), t.class(1999.0), t.class(4000.0), t.class(9000.0)], [0, 1, 2, 3, 4]);
+        assert_eq!([t.class(10.0), t.class(150.0), t.class(1999.0), t.class(4000.0), t.class(9000.0)], UxClass::ALL);
     }
 }

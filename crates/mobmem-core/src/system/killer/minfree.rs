@@ -13,7 +13,7 @@
 //! smaller tables ({8, 12, 16, 24, 28, 32} to {48, 60, 72, 84, 96, 120} MiB), whose adj levels
 //! {0, 1, 2, 3, 9, 15} in the old oom_adj units are {0, 58, 117, 176, 529, 882} in oom_score_adj.
 
-use super::{Kill, Killer, KillerSetup, MemView, Tie};
+use super::{Build, Kill, KillReason, Killer, KillerSetup, MemView, Tie};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -93,7 +93,7 @@ pub struct Minfree {
     tie: Tie,
 }
 
-impl Killer for Minfree {
+impl Build for Minfree {
     type Params = Params;
 
     fn new(s: &KillerSetup, p: Params) -> Result<Self> {
@@ -131,12 +131,14 @@ impl Killer for Minfree {
         let levels = p.adj.iter().zip(&kib).map(|(&a, &k)| (a, k * 1024 / s.page_size)).collect();
         Ok(Minfree { levels, tie: p.tie })
     }
+}
 
+impl Killer for Minfree {
     fn check(&mut self, m: &MemView) -> Option<Kill> {
         self.levels
             .iter()
             .find(|&&(_, pages)| m.free_pages < pages && m.file_pages < pages)
-            .map(|&(adj, _)| Kill { min_adj: adj, reason: "minfree" })
+            .map(|&(adj, _)| Kill { min_adj: adj, reason: KillReason::Minfree })
     }
 
     fn tie(&self) -> Tie {
@@ -173,10 +175,10 @@ mod tests {
         let m = |free, file| MemView { free_pages: free, file_pages: file, ..Default::default() };
         assert_eq!(k.check(&m(100_000, 0)), None);
         assert_eq!(k.check(&m(0, 100_000)), None);
-        assert_eq!(k.check(&m(60_000, 60_000)), Some(Kill { min_adj: 950, reason: "minfree" }));
-        assert_eq!(k.check(&m(50_000, 70_000)), Some(Kill { min_adj: 950, reason: "minfree" }));
-        assert_eq!(k.check(&m(50_000, 50_000)), Some(Kill { min_adj: 900, reason: "minfree" }));
-        assert_eq!(k.check(&m(1000, 1000)), Some(Kill { min_adj: 0, reason: "minfree" }));
+        assert_eq!(k.check(&m(60_000, 60_000)), Some(Kill { min_adj: 950, reason: KillReason::Minfree }));
+        assert_eq!(k.check(&m(50_000, 70_000)), Some(Kill { min_adj: 950, reason: KillReason::Minfree }));
+        assert_eq!(k.check(&m(50_000, 50_000)), Some(Kill { min_adj: 900, reason: KillReason::Minfree }));
+        assert_eq!(k.check(&m(1000, 1000)), Some(Kill { min_adj: 0, reason: KillReason::Minfree }));
         let p = Params { minfree_kib: Some(vec![1, 2]), ..Params::default() };
         assert!(Minfree::new(&setup, p).is_err());
         let p = Params { adj: vec![0, 900], minfree_kib: Some(vec![4096, 8192]), ..Params::default() };

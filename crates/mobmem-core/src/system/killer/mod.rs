@@ -29,11 +29,51 @@ pub struct MemView {
     pub stall_ms_per_s: f64,
 }
 
+/// Why a process was killed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KillReason {
+    /// The legacy killer's levels: free memory and page cache both below a level.
+    Minfree,
+    /// lmkd: memory stall above its threshold.
+    PsiPressure,
+    /// lmkd: critical stall; only the foreground is spared.
+    PsiCritical,
+    /// lmkd: swap nearly full and free memory low.
+    SwapLow,
+    /// More cached apps than the phone keeps (Android's cached-process limit).
+    CachedCap,
+    /// Nothing could be reclaimed for a fault: the kernel's OOM killer.
+    Oom,
+}
+
+impl KillReason {
+    pub const ALL: [KillReason; 6] = [
+        KillReason::Minfree,
+        KillReason::PsiPressure,
+        KillReason::PsiCritical,
+        KillReason::SwapLow,
+        KillReason::CachedCap,
+        KillReason::Oom,
+    ];
+
+    /// The name in results (`meters.kills`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KillReason::Minfree => "minfree",
+            KillReason::PsiPressure => "psi-pressure",
+            KillReason::PsiCritical => "psi-critical",
+            KillReason::SwapLow => "swap-low",
+            KillReason::CachedCap => "cached-cap",
+            KillReason::Oom => "oom",
+        }
+    }
+}
+
 /// A decision to kill: any process with adj ≥ `min_adj` may go; `reason` names the rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Kill {
     pub min_adj: i32,
-    pub reason: &'static str,
+    pub reason: KillReason,
 }
 
 /// What a killer is built from.
@@ -43,9 +83,9 @@ pub struct KillerSetup {
     pub page_size: u64,
 }
 
-pub trait Killer: Sized + Send {
-    type Params: Default + Serialize + DeserializeOwned;
-    fn new(setup: &KillerSetup, params: Self::Params) -> Result<Self>;
+/// A low memory killer. It acts at kswapd wake-ups and direct reclaims, not per access, so the
+/// simulator holds it as a `Box<dyn Killer>`.
+pub trait Killer: Send {
     /// Whether to kill now, and down to which adj.
     fn check(&mut self, m: &MemView) -> Option<Kill>;
     /// How to break ties within an adj level.
@@ -56,6 +96,12 @@ pub trait Killer: Sized + Send {
     fn levels(&self) -> Vec<(i32, u64)> {
         Vec::new()
     }
+}
+
+/// How a killer is built from its typed parameters.
+pub trait Build: Killer + Sized + 'static {
+    type Params: Default + Serialize + DeserializeOwned;
+    fn new(setup: &KillerSetup, params: Self::Params) -> Result<Self>;
 }
 
 /// Within one adj level: the least recently used process, or the one holding the most pages.
@@ -94,44 +140,47 @@ pub fn choose(c: &[Candidate], min_adj: i32, tie: Tie) -> Option<usize> {
         .map(|p| p.pid)
 }
 
-/// Something to do with a concrete killer type (monomorphised like the policies).
-pub trait KillerVisitor {
-    type Output;
-    fn visit<K: Killer>(self, name: &'static str) -> Self::Output;
-}
-
 macro_rules! killers {
     ($( $name:literal => $ty:ty : $desc:literal ),* $(,)?) => {
         pub const NAMES: &[&str] = &[$($name),*];
         pub const DESCRIPTIONS: &[(&str, &str)] = &[$(($name, $desc)),*];
-        pub fn dispatch<V: KillerVisitor>(name: &str, v: V) -> Result<V::Output> {
+
+        /// The killer registered under `name`, built from its parameters, and the parameters
+        /// with defaults filled in (as JSON, for the config echo).
+        pub fn build(name: &str, setup: &KillerSetup, table: &toml::Table) -> Result<(Box<dyn Killer>, serde_json::Value)> {
             match name {
-                $($name => Ok(v.visit::<$ty>($name)),)*
+                $($name => {
+                    let p: <$ty as Build>::Params = params(name, table)?;
+                    let echo = serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))?;
+                    Ok((Box::new(<$ty>::new(setup, p)?), echo))
+                })*
+                _ => Err(Error::config("killer", format!("unknown killer {name:?}; known: {}", NAMES.join(", ")))),
+            }
+        }
+
+        /// A killer's parameters with defaults filled in, as JSON (validation, the config echo).
+        pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Value> {
+            match name {
+                $($name => {
+                    let p: <$ty as Build>::Params = params(name, table)?;
+                    serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))
+                })*
                 _ => Err(Error::config("killer", format!("unknown killer {name:?}; known: {}", NAMES.join(", ")))),
             }
         }
     };
 }
 
+fn params<T: DeserializeOwned>(name: &str, table: &toml::Table) -> Result<T> {
+    crate::policy::parse_params(name, table).map_err(|e| match e {
+        Error::Config { msg, .. } => Error::config(format!("killer_params ({name})"), msg),
+        e => e,
+    })
+}
+
 killers! {
     "minfree" => minfree::Minfree : "Android's legacy lowmemorykiller: oom_score_adj levels paired with free-page levels (AOSP ProcessList)",
     "psi" => psi::Psi : "lmkd-style: kill on memory-stall pressure or nearly full swap, protecting adj ≤ 200 unless pressure is critical",
-}
-
-/// A killer's parameters with defaults filled in, as JSON (for the config echo).
-pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Value> {
-    struct V<'a>(&'a toml::Table);
-    impl KillerVisitor for V<'_> {
-        type Output = Result<serde_json::Value>;
-        fn visit<K: Killer>(self, name: &'static str) -> Self::Output {
-            let p: K::Params = crate::policy::parse_params(name, self.0).map_err(|e| match e {
-                Error::Config { msg, .. } => Error::config(format!("killer_params ({name})"), msg),
-                e => e,
-            })?;
-            serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))
-        }
-    }
-    dispatch(name, V(table))?
 }
 
 #[cfg(test)]
@@ -151,12 +200,12 @@ mod tests {
         assert_eq!(choose(&c, 960, Tie::Lru), None);
         assert_eq!(choose(&c[3..], 201, Tie::Lru), None);
         assert_eq!(choose(&c[3..], 200, Tie::Lru), Some(4));
-        assert!(dispatch("nope", NoVisit).unwrap_err().to_string().contains("minfree"));
-    }
-
-    struct NoVisit;
-    impl KillerVisitor for NoVisit {
-        type Output = ();
-        fn visit<K: Killer>(self, _: &'static str) {}
+        let setup = KillerSetup { dram_bytes: 1 << 30, page_size: 4096 };
+        let e = build("nope", &setup, &toml::Table::new()).err().unwrap().to_string();
+        assert!(e.contains("minfree"), "{e}");
+        for name in NAMES {
+            assert!(build(name, &setup, &toml::Table::new()).is_ok(), "{name}");
+        }
+        assert_eq!(KillReason::ALL.map(|r| r.as_str())[5], "oom");
     }
 }

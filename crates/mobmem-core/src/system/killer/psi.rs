@@ -7,7 +7,7 @@
 //! `ro.lmk.swap_free_low_percentage` (10); after a kill, lmkd waits for the victim to die before
 //! killing again (`kill_timeout_ms`, 100 here).
 
-use super::{Kill, Killer, KillerSetup, MemView, Tie};
+use super::{Build, Kill, KillReason, Killer, KillerSetup, MemView, Tie};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +41,7 @@ pub struct Psi {
     last_kill_ns: f64,
 }
 
-impl Killer for Psi {
+impl Build for Psi {
     type Params = Params;
 
     fn new(_: &KillerSetup, p: Params) -> Result<Self> {
@@ -65,7 +65,9 @@ impl Killer for Psi {
         }
         Ok(Psi { p, last_kill_ns: f64::NEG_INFINITY })
     }
+}
 
+impl Killer for Psi {
     fn check(&mut self, m: &MemView) -> Option<Kill> {
         if m.now_ns - self.last_kill_ns < self.p.kill_timeout_ms * 1e6 {
             return None;
@@ -76,11 +78,11 @@ impl Killer for Psi {
             && ((m.swap_total - m.swap_used.min(m.swap_total)) as f64)
                 < m.swap_total as f64 * self.p.swap_free_low_percent / 100.0;
         let kill = if m.stall_ms_per_s >= self.p.complete_stall_ms {
-            Some(Kill { min_adj: 0, reason: "psi-critical" })
+            Some(Kill { min_adj: 0, reason: KillReason::PsiCritical })
         } else if m.stall_ms_per_s >= self.p.partial_stall_ms {
-            Some(Kill { min_adj: spared, reason: "psi-pressure" })
+            Some(Kill { min_adj: spared, reason: KillReason::PsiPressure })
         } else if swap_low {
-            Some(Kill { min_adj: spared, reason: "swap-low" })
+            Some(Kill { min_adj: spared, reason: KillReason::SwapLow })
         } else {
             None
         };
@@ -105,12 +107,12 @@ mod tests {
         let mut k = Psi::new(&s, Params::default()).unwrap();
         let at = |t: f64, stall: f64| MemView { now_ns: t * 1e9, stall_ms_per_s: stall, ..Default::default() };
         assert_eq!(k.check(&at(0.0, 10.0)), None);
-        assert_eq!(k.check(&at(1.0, 80.0)).map(|k| (k.min_adj, k.reason)), Some((201, "psi-pressure")));
+        assert_eq!(k.check(&at(1.0, 80.0)).map(|k| (k.min_adj, k.reason)), Some((201, KillReason::PsiPressure)));
         // Within the kill timeout: nothing, whatever the pressure.
         assert_eq!(k.check(&at(1.05, 900.0)), None);
         assert_eq!(k.check(&at(1.2, 900.0)).map(|k| k.min_adj), Some(0));
         let low = MemView { now_ns: 5e9, swap_on: true, swap_total: 100, swap_used: 95, ..Default::default() };
-        assert_eq!(k.check(&low).map(|k| k.reason), Some("swap-low"));
+        assert_eq!(k.check(&low).map(|k| k.reason), Some(KillReason::SwapLow));
         let ok = MemView { now_ns: 6e9, swap_on: true, swap_total: 100, swap_used: 50, ..Default::default() };
         assert_eq!(k.check(&ok), None);
         let bad = Params { complete_stall_ms: 10.0, ..Params::default() };

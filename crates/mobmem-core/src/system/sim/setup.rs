@@ -1,0 +1,192 @@
+//! Building a run: the processes (system processes, then one per app), their page ids and kinds,
+//! the devices and their queues, the killer and the swap admission. Everything here is done once
+//! per run, before the policy's type is known.
+
+use super::io::{Dev, Devices, Stall};
+use super::procs::{Proc, NOT_STARTED_ADJ};
+use super::{PhoneRun, World, MAX_SESSION_TOUCHES};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::policy::{IoCosts, Policy};
+use crate::swap::{self, OwnerState, Owners, SwapAdmission};
+use crate::system::catalog::AppProfile;
+use crate::system::killer::{self, KillerSetup};
+use crate::system::meters::{AppSummary, SystemMeters};
+use crate::system::phone::Phone;
+use crate::system::ranges::Ranges;
+use crate::trace::gen::Rng;
+use crate::trace::Kind;
+
+/// What the engine is built from, besides the policy.
+pub(super) struct EngineSpec {
+    /// Kind of each page id (anon or file), and the process owning it at the start.
+    pub kinds: Vec<u8>,
+    owners: Owners,
+    pub costs: IoCosts,
+    zram: Option<f64>,
+    /// zram writeback: a round every so many ns, and the pages a round may write.
+    writeback: Option<(u64, u64)>,
+    read_around: u32,
+    admission: Box<dyn SwapAdmission>,
+    swap_cap: u64,
+    frames: usize,
+}
+
+impl EngineSpec {
+    pub fn engine<P: Policy>(self, policy: P, phone: &Phone) -> Result<Engine<P>> {
+        let space = crate::trace::PageSpace { pages: self.kinds.len(), kinds: Some(&self.kinds), future: None };
+        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, phone.direct_read).with_zram(self.zram);
+        if self.read_around > 0 {
+            e = e.with_read_around(self.read_around);
+        }
+        if let Some((every, limit)) = self.writeback {
+            e = e.with_writeback(every, limit, false);
+        }
+        Ok(e.with_admission(self.admission, self.owners))
+    }
+}
+
+fn pages_of(mib: f64, page_size: u64) -> u32 {
+    (mib * 1048576.0 / page_size as f64).round() as u32
+}
+
+/// The world of run `r`, and the engine's spec.
+pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> {
+    let phone = r.phone;
+    // A phone's own fields are named under its table (`mine.session_s`), as in a phones file.
+    phone.validate(r.devices).map_err(|e| match e {
+        Error::Config { field, msg } if !field.starts_with(r.phone_name) => {
+            Error::Config { field: format!("{}.{field}", r.phone_name), msg }
+        }
+        e => e,
+    })?;
+    let layout = phone.layout()?;
+    if r.usage.launches.is_empty() {
+        return Err(Error::config("usage", format!("{}: no launches to replay", r.usage.path.display())));
+    }
+    let ps = phone.page_size;
+    let profiles: Vec<AppProfile> = r.usage.apps.iter().map(|n| r.apps.get(n)).collect::<Result<_>>()?;
+    // A foreground session's touches are its length times the app's rate: bounded per launch.
+    if let Some(p) = profiles.iter().find(|p| p.fg_pages_per_s * phone.session_s > MAX_SESSION_TOUCHES) {
+        return Err(Error::config(
+            "session_s",
+            format!(
+                "{} s in the foreground at {}'s {} touches/s is more than {MAX_SESSION_TOUCHES:e} touches per launch",
+                phone.session_s, p.name, p.fg_pages_per_s
+            ),
+        ));
+    }
+    let mut procs = Vec::new();
+    let mut kinds: Vec<u8> = Vec::new();
+    let mut pids: Vec<u32> = Vec::new();
+    let ids = |pid: usize, na: u32, nf: u32, kinds: &mut Vec<u8>, pids: &mut Vec<u32>| {
+        kinds.extend(std::iter::repeat(Kind::Anon as u8).take(na as usize));
+        kinds.extend(std::iter::repeat(Kind::File as u8).take(nf as usize));
+        pids.extend(std::iter::repeat(pid as u32).take((na + nf) as usize));
+    };
+    // System processes: their ids one after another, anon then file.
+    let mut next = 0u64;
+    for s in &phone.system {
+        let (na, nf) = (pages_of(s.anon_mib, ps), pages_of(s.file_mib, ps));
+        let a0 = next;
+        next += na as u64 + nf as u64;
+        if next >= (1 << 30) {
+            return Err(Error::config("usage", "the apps' pages together are more than mobmem models (2^30)"));
+        }
+        ids(procs.len(), na, nf, &mut kinds, &mut pids);
+        procs.push(Proc::system(s, a0 as u32, na, nf));
+    }
+    // Apps get their ids from `ranges`, laid out up front (bounded by what can be alive at once).
+    let shapes: Vec<(u32, u32)> = profiles
+        .iter()
+        .map(|prof| {
+            let (na, nf) = prof.pages(ps);
+            (na as u32, nf as u32)
+        })
+        .collect();
+    let bg: Vec<bool> = profiles.iter().map(|p| p.bg_period_s > 0.0 && p.bg_pages > 0).collect();
+    let (ranges, n_ids) = Ranges::plan(next as u32, &shapes, &bg, phone.max_cached)?;
+    // Each id costs its flags, owner, kind and the policy's state: some tens of bytes.
+    crate::limits::ensure_fits("usage", "page ids (system processes and apps)", n_ids, 48)?;
+    let first_app_pid = procs.len();
+    for (i, prof) in profiles.iter().enumerate() {
+        procs.push(Proc::app(i, prof, shapes[i], ranges.of(i)));
+    }
+    for (app, range) in ranges.layout() {
+        debug_assert_eq!(range.anon0 as usize, kinds.len());
+        let (na, nf) = shapes[app];
+        ids(first_app_pid + app, na, nf, &mut kinds, &mut pids);
+    }
+    debug_assert!(procs[first_app_pid..].iter().all(|p| p.adj == NOT_STARTED_ADJ));
+
+    let (swap, storage) = phone.devices(r.devices)?;
+    let backend = swap.as_ref().map(|s| swap::backend::build(s, r.devices)).transpose()?;
+    let io_dev = swap.as_ref().unwrap_or(&storage);
+    let costs = IoCosts {
+        swap_read_ns: io_dev.read_time_ns(1, ps),
+        swap_write_ns: io_dev.write_time_ns(1, ps),
+        file_read_ns: storage.read_time_ns(1, ps),
+        file_write_ns: storage.write_time_ns(1, ps),
+    };
+    // Queues: the file store 0; swap 1 unless it is the file store's device; zram writeback's
+    // backing device its own (2) unless it is the file store's.
+    let shared_queue = swap.as_ref().is_some_and(|s| s.name == storage.name);
+    let wb = backend.as_ref().and_then(|b| b.writeback().cloned());
+    let backing_q = wb.as_ref().map(|w| if w.backing.name == storage.name { 0 } else { 2 });
+    let queues = if backing_q == Some(2) {
+        3
+    } else if shared_queue {
+        1
+    } else {
+        2
+    };
+    let io = Devices::new(
+        swap.map(|model| Dev { model, q: if shared_queue { 0 } else { 1 } }),
+        backend.as_ref().is_some_and(|b| b.on_cpu()),
+        wb.as_ref().map(|w| Dev { model: w.backing.clone(), q: backing_q.unwrap_or(0) }),
+        Dev { model: storage, q: 0 },
+        queues,
+    );
+    let dram_bytes = layout.dram_pages * ps;
+    let killer_setup = KillerSetup { dram_bytes, page_size: ps };
+    let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
+    let admission = swap::admission::effective(&phone.swap_admission, io.swap.is_some());
+    let (admission, _) = swap::admission::build(admission, &phone.swap_admission_params)?;
+    let states = procs.iter().map(|p| OwnerState { adj: p.adj, alive: p.alive }).collect();
+    let spec = EngineSpec {
+        kinds,
+        owners: Owners { of_page: pids, procs: states },
+        costs,
+        zram: backend.as_ref().and_then(|b| b.compression_ratio()),
+        // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
+        writeback: wb.map(|w| ((w.idle_s * 1e9) as u64, w.limit_pages(ps))),
+        read_around: if io.swap.is_some() { phone.page_cluster } else { 0 },
+        admission,
+        swap_cap: layout.swap_pages,
+        frames: layout.frames as usize,
+    };
+    let apps = profiles
+        .iter()
+        .map(|p| AppSummary { app: p.name.clone(), category: p.category.clone(), known: p.known, ..Default::default() })
+        .collect();
+    let w = World {
+        phone,
+        layout,
+        killer,
+        procs,
+        profiles,
+        ranges,
+        fg: None,
+        prev_fg: None,
+        io,
+        rng: Rng::new(r.seed),
+        index: 0,
+        stall: Stall::default(),
+        m: SystemMeters { apps, ..SystemMeters::default() },
+        launches: Vec::new(),
+        in_fg: false,
+        checks: r.checks,
+        broken: None,
+    };
+    Ok((w, spec))
+}
