@@ -1,5 +1,5 @@
 # The README's commands. Everything a fresh machine needs is installed from here:
-# a virtualenv in .venv with maturin, pytest, hypothesis, pandas and ruff from PyPI, and the
+# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff and mypy from PyPI, and the
 # Rust crates from crates.io through cargo.
 
 PY ?= python3
@@ -12,7 +12,7 @@ STAMP := $(VENV)/.deps-installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22"
+	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10"
 	touch $(STAMP)
 
 # Builds the Rust core and binding (release) into the virtualenv, editable.
@@ -32,11 +32,15 @@ test-python: install
 # All tests: Rust (unit, property, end-to-end) and Python (unit, property, CLI, README).
 test: install test-rust test-python
 
-lint: $(STAMP)
+# Lints, and the Python package's types: mypy over the package, stubtest of the binding's stubs
+# (python/mobmem/_core.pyi) against the built module (hence `install` first).
+lint: install
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
+	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest mobmem._core --allowlist python/stubtest-allowlist.txt
 
 fmt: $(STAMP)
 	cargo fmt --all

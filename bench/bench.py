@@ -26,7 +26,8 @@ from mobmem import phone as ph
 
 OUT = Path(__file__).resolve().parent / "out"
 ROOT = Path(__file__).resolve().parent.parent
-POLICIES = ["fifo", "lru", "clock", "arc", "2q", "spo-clock", "linux-2q", "mglru", "opt"]
+#: Every registered flat policy (the core's registry, in its order).
+POLICIES = list(mobmem.policies())
 #: Policies whose hits only set bits, timed where hits dominate (CLOCK first: the baseline).
 HIT_POLICIES = ["clock", "spo-clock", "linux-2q", "mglru"]
 HIT_MEMORY = "95%"

@@ -8,7 +8,7 @@ import pytest
 
 import mobmem
 
-from conftest import DATA, write
+from conftest import DATA, cli, write
 
 
 def test_simulate_returns_a_typed_record(sqlite_slice):
@@ -149,15 +149,15 @@ def test_registries():
 
 def test_zram_takes_memory_from_the_same_dram():
     t = DATA / "synthetic_40k.txt.zst"
-    plain = mobmem.simulate(t, "lru", memory="30%", swap="dram-ramdisk")
-    z = mobmem.simulate(t, "lru", memory="30%", swap="zram-lz4")
+    plain = mobmem.simulate(t, policy="lru", memory="30%", swap="dram-ramdisk")
+    z = mobmem.simulate(t, policy="lru", memory="30%", swap="zram-lz4")
     assert plain.meters["peak_zram_frames"] == 0
     ratio = z.config["swap"]["compression_ratio"]
     assert z.meters["peak_zram_frames"] == -(-z.meters["peak_swap_pages"] // ratio)
     # Less memory for pages: LRU never faults less.
     assert z.meters["faults"] >= plain.meters["faults"] and z.meters["swap_outs"] > 0
     with pytest.raises(mobmem.ConfigError, match="zram"):
-        mobmem.simulate(t, "lru", memory="30%", swap="zram-lz4", tiers={"pcm_share": 0.5})
+        mobmem.simulate(t, policy="lru", memory="30%", swap="zram-lz4", tiers={"pcm_share": 0.5})
 
 
 def test_traces_from_a_notebooks_columns(sqlite_slice):
@@ -183,3 +183,34 @@ def test_traces_from_a_notebooks_columns(sqlite_slice):
         with pytest.raises(mobmem.ConfigError) as e:
             mobmem.Trace.from_pages(pages_, ops_)
         assert e.value.field == field
+
+
+def test_config_is_the_cores_schema_and_runs_the_same_as_keywords(sqlite_slice):
+    fields = mobmem.Config.fields()
+    assert fields["memory"]["default"] == "10%" and fields["policy"]["default"] == "clock"
+    assert all(f["help"] for f in fields.values())
+    cfg = mobmem.Config(policy="lru", memory=16)
+    assert (cfg.policy, cfg.memory, cfg.swap_size, cfg["page_size"]) == ("lru", 16, None, 4096)
+    assert cfg.replace(memory=32).memory == 32 and cfg.memory == 16
+    with pytest.raises(mobmem.ConfigError, match="polcy"):
+        mobmem.Config(polcy="lru")
+    with pytest.raises(AttributeError):
+        cfg.policy = "fifo"
+    a = mobmem.simulate(sqlite_slice, cfg)
+    b = mobmem.simulate(sqlite_slice, policy="lru", memory=16)
+    c = mobmem.simulate(sqlite_slice, {"policy": "fifo"}, policy="lru", memory=16)
+    assert a.faults == b.faults == c.faults and a.policy == "lru"
+    # The defaults a run echoes are the schema's.
+    d = mobmem.simulate(sqlite_slice)
+    assert (d.policy, d.memory, d.config["page_size"]) == ("clock", "10%", fields["page_size"]["default"])
+    df = mobmem.grid(sqlite_slice, policies="lru,clock", memories=[8, 16], frame=True, swap="zram-lz4")
+    assert list(df.policy) == ["lru", "lru", "clock", "clock"] and len(df) == 4
+    assert df.faults.gt(0).all()
+
+
+def test_every_knob_has_a_cli_flag_with_its_help():
+    out = cli("run", "--help").stdout
+    for name in mobmem.Config.fields():
+        if name in ("memory", "policy", "params", "tiers"):
+            continue
+        assert "--" + name.replace("_", "-") in out, name

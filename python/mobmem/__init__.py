@@ -27,6 +27,7 @@ from .api import (
     tiers,
     trace_formats,
 )
+from .config import Config
 from .errors import (
     ConfigError,
     InvariantError,
@@ -39,6 +40,7 @@ from .errors import (
 from .phone import PhoneResult, phone_grid, simulate_phone
 
 __all__ = [
+    "Config",
     "ConfigError",
     "InvariantError",
     "MobmemError",

@@ -10,14 +10,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _core
+from .config import Config
 
 if TYPE_CHECKING:
     import pandas as pd
 
 PathLike = str | os.PathLike[str]
-
-#: Extension → writable format, for ``Trace.save`` and ``mobmem convert``.
-_FORMAT_BY_EXT = {".mobt": "binary", ".bin": "binary", ".csv": "csv", ".txt": "text", ".trace": "text"}
 
 
 #: Largest whole number the core takes (an unsigned 64-bit count; kept below 2^63 for every field).
@@ -48,15 +46,9 @@ def names(field: str, v: Sequence[Any] | str) -> list[str]:
 
 
 def format_for_path(path: PathLike) -> str:
-    """The trace format a file name asks for (``x.mobt.zst`` → ``binary``)."""
-    name = os.fspath(path).lower()
-    for comp in (".gz", ".zst", ".zstd"):
-        if name.endswith(comp):
-            name = name[: -len(comp)]
-    for ext, fmt in _FORMAT_BY_EXT.items():
-        if name.endswith(ext):
-            return fmt
-    return "binary"
+    """The trace format a file name asks for (``x.mobt.zst`` → ``binary``), from the core's
+    registry of formats and their extensions."""
+    return _core.format_for_path(os.fspath(path))
 
 
 class Trace:
@@ -312,121 +304,66 @@ def _flatten(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:
     return out
 
 
-def _config(
-    policy: str,
-    memory: str | int,
-    swap: str,
-    storage: str,
-    params: Mapping[str, Any] | None,
-    swap_size: str | int | None,
-    page_size: int,
-    cpu_ns_per_access: float,
-    direct_read: bool = False,
-    energy_duration_s: float | None = None,
-    tiers: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    cfg: dict[str, Any] = {
-        "memory": str(memory),
-        "policy": policy,
-        "params": dict(params or {}),
-        "swap": swap,
-        "storage": storage,
-        "page_size": page_size,
-        "cpu_ns_per_access": cpu_ns_per_access,
-        "direct_read": direct_read,
-    }
-    if swap_size is not None:
-        cfg["swap_size"] = str(swap_size)
-    if energy_duration_s is not None:
-        cfg["energy_duration_s"] = energy_duration_s
-    if tiers is not None:
-        cfg["tiers"] = dict(tiers)
-    return cfg
-
-
 def _as_trace(trace: Trace | PathLike) -> Trace:
     return trace if isinstance(trace, Trace) else Trace.open(trace)
 
 
+def _dev(devices: PathLike | None) -> str | None:
+    return None if devices is None else os.fspath(devices)
+
+
 def simulate(
     trace: Trace | PathLike,
-    policy: str = "clock",
-    memory: str | int = "10%",
-    swap: str = "optane-m10",
-    storage: str = "ufs31",
-    params: Mapping[str, Any] | None = None,
-    swap_size: str | int | None = None,
-    page_size: int = 4096,
-    cpu_ns_per_access: float = 1.0,
+    config: Config | Mapping[str, Any] | None = None,
+    *,
     devices: PathLike | None = None,
-    direct_read: bool = False,
-    energy_duration_s: float | None = None,
-    tiers: Mapping[str, Any] | None = None,
+    **overrides: Any,
 ) -> RunResult:
-    """Replays ``trace`` on ``memory`` (frames, ``"64MiB"`` or ``"10%"`` of the footprint) under
-    ``policy``, with ``swap`` and ``storage`` device models (names from :func:`devices`; a TOML
-    file of extra devices may be passed as ``devices``). ``direct_read`` turns on DR. Swap's
-    Direct Read (NVM swap devices only); ``energy_duration_s`` is the up time t_TOTAL used by the
-    swap area's energy model (default: the simulated time). ``tiers`` makes memory DRAM + PCM:
-    ``{"pcm_share": 0.9, "access_bytes": 64, "dram": "dram", "pcm": "pcm"}`` (any subset;
-    these are the defaults), needed by the :func:`hybrid_policies`."""
+    """Replays ``trace`` under ``config`` (a :class:`Config`, a mapping, or None for the defaults)
+    with any knob overridden by keyword: ``simulate(t, policy="lru", memory="20%")``. The knobs,
+    their defaults and help are :meth:`Config.fields` (memory as frames, ``"64MiB"`` or ``"10%"``
+    of the footprint; ``swap`` and ``storage`` device names from :func:`devices`; ``tiers`` makes
+    memory DRAM + PCM for the :func:`hybrid_policies`). ``devices`` is a TOML file of extra
+    device models."""
     t = _as_trace(trace)
-    cfg = _config(
-        policy,
-        memory,
-        swap,
-        storage,
-        params,
-        swap_size,
-        page_size,
-        cpu_ns_per_access,
-        direct_read,
-        energy_duration_s,
-        tiers,
-    )
-    out = _core.simulate(t._t, json.dumps(cfg), None if devices is None else os.fspath(devices))
+    cfg = Config.of(config, **overrides)
+    out = _core.simulate(t._t, json.dumps(cfg.given()), _dev(devices))
     return RunResult.from_json(out)
 
 
 def grid(
     trace: Trace | PathLike,
-    policies: Sequence[str] | str = ("lru", "clock", "arc", "2q", "opt"),
-    memories: Sequence[str | int] | str = ("5%", "10%", "15%", "20%", "25%"),
-    swap: str = "optane-m10",
-    storage: str = "ufs31",
+    policies: Sequence[str] | str | None = None,
+    memories: Sequence[str | int] | str | None = None,
+    config: Config | Mapping[str, Any] | None = None,
+    *,
     params: Mapping[str, Mapping[str, Any]] | None = None,
-    swap_size: str | int | None = None,
-    page_size: int = 4096,
-    cpu_ns_per_access: float = 1.0,
     devices: PathLike | None = None,
     threads: int = 0,
-    direct_read: bool = False,
-    energy_duration_s: float | None = None,
-    tiers: Mapping[str, Any] | None = None,
-) -> list[RunResult]:
+    frame: bool = False,
+    **overrides: Any,
+) -> Any:
     """Runs every policy × memory size in parallel on the machine's cores (``threads=0``); results
-    in grid order (policy-major). ``params`` maps a policy name to its parameters."""
+    in grid order (policy-major), or one DataFrame row per run with ``frame=True``. ``params``
+    maps a policy name to its parameters; the other knobs as in :func:`simulate`. Without
+    ``policies`` or ``memories`` the core's defaults are used (``mobmem compare``'s)."""
+    from .config import schema
+
     t = _as_trace(trace)
-    pols = names("policies", policies)
-    mems = names("memories", memories)
+    pols = names("policies", schema()["grid"]["policies"] if policies is None else policies)
+    mems = names("memories", schema()["grid"]["memories"] if memories is None else memories)
+    base = Config.of(config, **overrides)
     cfgs = [
-        _config(
-            p,
-            m,
-            swap,
-            storage,
-            (params or {}).get(p),
-            swap_size,
-            page_size,
-            cpu_ns_per_access,
-            direct_read,
-            energy_duration_s,
-            tiers,
-        )
+        base.replace(policy=p, memory=m, **({"params": params[p]} if params and p in params else {})).given()
         for p in pols
         for m in mems
     ]
-    return run_configs(t, cfgs, devices, threads)
+    runs = run_configs(t, cfgs, devices, threads)
+    if frame:
+        import pandas as pd
+
+        return pd.DataFrame([r.row() for r in runs])
+    return runs
 
 
 def run_configs(
@@ -445,7 +382,7 @@ def run_configs(
     out = _core.simulate_grid(
         t._t,
         json.dumps(list(configs)),
-        None if devices is None else os.fspath(devices),
+        _dev(devices),
         whole("threads", threads),
     )
     return [RunResult._from_dict(d) for d in json.loads(out)]
@@ -464,12 +401,9 @@ def swap_energy(
     ``lpddr2-dram``, ``lpddr2-pcm``, ``emmc-inand`` or one defined under ``[energy_models.NAME]``
     in a ``devices`` TOML file; ``swap_size`` in bytes scales DRAM refresh."""
     dev = None if devices is None else os.fspath(devices)
-    counts = [
-        whole("swap_ins", swap_ins),
-        whole("swap_outs", swap_outs),
-    ]
+    n_rd, n_wr = whole("swap_ins", swap_ins), whole("swap_outs", swap_outs)
     size, page = whole("swap_size", swap_size, 1), whole("page_size", page_size, 1)
-    return json.loads(_core.swap_energy(model, *counts, duration_s, size, page, dev))
+    return json.loads(_core.swap_energy(model, n_rd, n_wr, duration_s, size, page, dev))
 
 
 def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:

@@ -44,15 +44,32 @@ def _add_trace_args(p: argparse.ArgumentParser, positional: bool = False) -> Non
     )
 
 
+#: Knobs with their own flags elsewhere (--policy, --memory, --param, the tier flags).
+_OWN_FLAGS = ("memory", "policy", "params", "tiers")
+#: Older short names kept as aliases of the knobs' flags.
+_ALIASES = {"cpu_ns_per_access": "--cpu-ns", "energy_duration_s": "--energy-duration"}
+
+
+def _sim_flag_fields() -> dict[str, dict[str, Any]]:
+    from .config import Config
+
+    return {k: v for k, v in Config.fields().items() if k not in _OWN_FLAGS}
+
+
 def _add_sim_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--swap", default="optane-m10", help="swap device (mobmem devices)")
-    p.add_argument("--storage", default="ufs31", help="file-store device (mobmem devices)")
-    p.add_argument("--swap-size", help="swap capacity (pages, bytes or %%); unlimited when absent")
-    p.add_argument("--page-size", type=int, default=4096, help="page size in bytes")
-    p.add_argument("--cpu-ns", type=float, default=1.0, help="CPU time per access in ns")
+    """One flag per knob of the core's config (``--swap-size`` for ``swap_size``), its help and
+    default from the core."""
+    for name, f in _sim_flag_fields().items():
+        flags = ["--" + name.replace("_", "-")] + ([_ALIASES[name]] if name in _ALIASES else [])
+        d = f["default"]
+        shown = "" if d is None else f" (default: {str(d).lower() if isinstance(d, bool) else d})"
+        helptext = f["help"].replace("%", "%%") + shown
+        if isinstance(d, bool):
+            p.add_argument(*flags, dest=name, action="store_true", default=None, help=helptext)
+        else:
+            kind = type(d) if isinstance(d, int | float) else str
+            p.add_argument(*flags, dest=name, type=kind, default=None, help=helptext)
     p.add_argument("--devices", help="TOML file with extra device models")
-    p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap devices)")
-    p.add_argument("--energy-duration", help="up time t_TOTAL for the swap energy model (e.g. 900s)")
     p.add_argument(
         "--pcm-share",
         type=float,
@@ -62,6 +79,17 @@ def _add_sim_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dram-tier", help="hybrid memory: DRAM tier model (dram when absent)")
     p.add_argument("--pcm-tier", help="hybrid memory: PCM tier model (pcm when absent)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _sim_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The knobs given on the command line (the core fills in the rest)."""
+    out = {k: getattr(args, k) for k in _sim_flag_fields() if getattr(args, k, None) is not None}
+    if "energy_duration_s" in out:
+        out["energy_duration_s"] = _seconds(out["energy_duration_s"])
+    tiers = _tiers(args)
+    if tiers is not None:
+        out["tiers"] = tiers
+    return out
 
 
 def _tiers(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -202,16 +230,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             _open(args),
             policy=args.policy,
             memory=args.memory,
-            swap=args.swap,
-            storage=args.storage,
             params=_params(args.param),
-            swap_size=args.swap_size,
-            page_size=args.page_size,
-            cpu_ns_per_access=args.cpu_ns,
             devices=args.devices,
-            direct_read=args.direct_read,
-            energy_duration_s=_seconds(args.energy_duration) if args.energy_duration else None,
-            tiers=_tiers(args),
+            **_sim_overrides(args),
         )
     if args.json:
         json.dump(r.to_dict(), sys.stdout, indent=2)
@@ -285,16 +306,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         trace,
         policies=pols,
         memories=mems,
-        swap=args.swap,
-        storage=args.storage,
-        swap_size=args.swap_size,
-        page_size=args.page_size,
-        cpu_ns_per_access=args.cpu_ns,
         devices=args.devices,
         threads=args.threads,
-        direct_read=args.direct_read,
-        energy_duration_s=_seconds(args.energy_duration) if args.energy_duration else None,
-        tiers=_tiers(args),
+        **_sim_overrides(args),
     )
     if args.json:
         json.dump([r.to_dict() for r in runs], sys.stdout, indent=2)
@@ -639,6 +653,7 @@ def _described(doc: str) -> tuple[str, str]:
 
 def build_parser() -> argparse.ArgumentParser:
     from ._core import __version__
+    from .config import Config, schema
 
     ap = argparse.ArgumentParser(
         prog="mobmem", description="Trace-driven simulator of a smartphone's memory system."
@@ -648,8 +663,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="replay a trace under one policy and memory size")
     _add_trace_args(p)
-    p.add_argument("--policy", "-p", default="clock", help="page reclamation policy (mobmem policies)")
-    p.add_argument("--memory", "-m", default="10%", help="frames, bytes (64MiB) or %% of the footprint")
+    knobs = Config.fields()
+    p.add_argument("--policy", "-p", default=knobs["policy"]["default"], help=knobs["policy"]["help"])
+    p.add_argument(
+        "--memory",
+        "-m",
+        default=knobs["memory"]["default"],
+        help="frames, bytes (64MiB) or %% of the footprint",
+    )
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="policy parameter (repeatable)")
     p.add_argument("--config", help="a TOML run file ([trace], [sim], [devices.NAME]) instead of flags")
     _add_sim_args(p)
@@ -657,8 +678,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="policies × memory sizes, in parallel, as one table")
     _add_trace_args(p)
-    p.add_argument("--policies", default="lru,clock,arc,2q,opt", help="policies, comma-separated")
-    p.add_argument("--memory", "-m", default="5%,10%,15%,20%,25%", help="memory sizes, comma-separated")
+    grid_defaults = schema()["grid"]
+    p.add_argument(
+        "--policies", default=",".join(grid_defaults["policies"]), help="policies, comma-separated"
+    )
+    p.add_argument(
+        "--memory", "-m", default=",".join(grid_defaults["memories"]), help="memory sizes, comma-separated"
+    )
     p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     _add_sim_args(p)
     p.set_defaults(func=cmd_compare)

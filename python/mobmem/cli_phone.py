@@ -129,7 +129,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
     )
     if args.launches:
         print()
-        rows = [
+        launch_rows: list[tuple[Any, ...]] = [
             (
                 x["index"],
                 x["app"],
@@ -142,7 +142,9 @@ def cmd_phone(args: argparse.Namespace) -> int:
             )
             for x in r.launches
         ]
-        print(render(("#", "app", "kind", "ms", "file wait", "swap wait", "reclaim wait", "live"), rows))
+        print(
+            render(("#", "app", "kind", "ms", "file wait", "swap wait", "reclaim wait", "live"), launch_rows)
+        )
     print(f"\n({seconds(r.wall_time_s)})")
     return 0
 

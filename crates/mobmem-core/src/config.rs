@@ -9,6 +9,9 @@ use crate::units::MemorySize;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+fn d_memory() -> MemorySize {
+    MemorySize::Percent(10.0)
+}
 fn d_policy() -> String {
     "clock".into()
 }
@@ -30,6 +33,7 @@ fn d_cpu() -> f64 {
 #[serde(deny_unknown_fields)]
 pub struct SimConfig {
     /// DRAM for pages: frames (`1024`), bytes (`64MiB`) or a share of the footprint (`10%`).
+    #[serde(default = "d_memory")]
     pub memory: MemorySize,
     #[serde(default = "d_policy")]
     pub policy: String,
@@ -126,6 +130,49 @@ impl TierConfig {
         catalog.tier(&self.pcm, "tiers.pcm")?;
         Ok(())
     }
+}
+
+/// Every field of `[sim]` with one line of help. The CLI's flags and Python's `Config` are made
+/// from this and the defaults (`schema`); a test checks that it names every field of `SimConfig`,
+/// so a new knob is its field (with its serde default), a line here, and its line in CONFIG.md.
+pub const SIM_FIELDS: &[(&str, &str)] = &[
+    ("memory", "DRAM for pages: frames (1024), bytes (64MiB) or a share of the footprint (10%)"),
+    ("policy", "page reclamation policy (mobmem policies)"),
+    ("params", "the policy's parameters (a table; see each policy)"),
+    ("swap", "swap device (mobmem devices)"),
+    ("storage", "file-store device (mobmem devices)"),
+    ("swap_size", "swap capacity (pages, bytes or %); unlimited when absent"),
+    ("page_size", "page size in bytes"),
+    ("cpu_ns_per_access", "CPU time per access in ns"),
+    ("direct_read", "DR. Swap's Direct Read (NVM swap devices)"),
+    ("energy_duration_s", "up time t_TOTAL for the swap energy model, in s; the simulated time when absent"),
+    ("tiers", "hybrid memory: DRAM + PCM tiers (pcm_share, access_bytes, dram, pcm); flat DRAM when absent"),
+];
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig::new(d_memory())
+    }
+}
+
+/// A grid's policies and memory sizes when none are given (`mobmem compare`, `grid`).
+pub const GRID_POLICIES: &[&str] = &["lru", "clock", "arc", "2q", "opt"];
+pub const GRID_MEMORIES: &[&str] = &["5%", "10%", "15%", "20%", "25%"];
+
+/// The knobs of a page-level run (`fields`: name, default — JSON, `null` when absent means off
+/// or derived — and help, in `SIM_FIELDS` order; the tiers' own fields follow as `tiers.NAME`),
+/// and a grid's defaults (`grid`).
+pub fn schema() -> serde_json::Value {
+    let d = serde_json::to_value(SimConfig::default()).unwrap_or_default();
+    let t = serde_json::to_value(TierConfig::default()).unwrap_or_default();
+    let mut out: Vec<serde_json::Value> = SIM_FIELDS
+        .iter()
+        .map(|(name, help)| serde_json::json!({"name": name, "default": d[name], "help": help}))
+        .collect();
+    for (name, v) in t.as_object().into_iter().flatten() {
+        out.push(serde_json::json!({"name": format!("tiers.{name}"), "default": v, "help": ""}));
+    }
+    serde_json::json!({"fields": out, "grid": {"policies": GRID_POLICIES, "memories": GRID_MEMORIES}})
 }
 
 impl SimConfig {
@@ -240,5 +287,31 @@ impl RunFile {
             procs: rf.trace.procs.clone(),
         };
         Ok((rf, catalog, opts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_has_help_and_a_default_in_the_schema() {
+        let d = serde_json::to_value(SimConfig::default()).unwrap();
+        let fields: Vec<&str> = d.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        let helped: Vec<&str> = SIM_FIELDS.iter().map(|f| f.0).collect();
+        let mut a = fields.clone();
+        let mut b = helped.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "SIM_FIELDS must name every field of SimConfig");
+        let s = schema();
+        let f = s["fields"].as_array().unwrap();
+        let memory = f.iter().find(|f| f["name"] == "memory").unwrap();
+        assert_eq!(memory["default"], "10%");
+        assert!(f.iter().any(|f| f["name"] == "tiers.pcm_share" && f["default"] == 0.9));
+        assert_eq!(s["grid"]["policies"][0], "lru");
+        // An empty [sim] is the defaults.
+        let empty: SimConfig = toml::from_str("").unwrap();
+        assert_eq!(empty, SimConfig::default());
     }
 }

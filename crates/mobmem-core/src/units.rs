@@ -59,7 +59,7 @@ impl FromStr for MemorySize {
         if unit.is_empty() || unit.eq_ignore_ascii_case("pages") || unit.eq_ignore_ascii_case("p") {
             let n: u64 = num.parse().map_err(|_| bad("not a whole number of pages"))?;
             if n == 0 {
-                return Err(bad("memory must hold at least one page"));
+                return Err(bad("a size must be at least one page"));
             }
             return Ok(MemorySize::Pages(n));
         }
@@ -86,7 +86,7 @@ impl<'de> Deserialize<'de> for MemorySize {
             }
             fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<MemorySize, E> {
                 if n == 0 {
-                    return Err(E::custom("memory must hold at least one page, got 0"));
+                    return Err(E::custom("a size must be at least one page, got 0"));
                 }
                 Ok(MemorySize::Pages(n))
             }

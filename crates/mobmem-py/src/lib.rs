@@ -329,6 +329,12 @@ fn trace_formats() -> Vec<(&'static str, &'static str, bool)> {
     formats::REGISTRY.iter().map(|f| (f.name, f.description, f.write.is_some())).collect()
 }
 
+/// The trace format a file name asks for when writing (from the formats' registered extensions).
+#[pyfunction]
+fn format_for_path(path: &str) -> &'static str {
+    formats::for_path(path)
+}
+
 /// The device catalog (presets plus an optional user file) as JSON.
 #[pyfunction]
 #[pyo3(signature = (devices = None))]
@@ -411,6 +417,12 @@ fn killers() -> Vec<(&'static str, &'static str)> {
     mobmem_core::system::killer::DESCRIPTIONS.to_vec()
 }
 
+/// The page-level run's knobs: [{name, default, help}] (JSON), from the core's config.
+#[pyfunction]
+fn sim_config_schema() -> String {
+    mobmem_core::config::schema().to_string()
+}
+
 /// Registered swap admissions as (name, description).
 #[pyfunction]
 fn swap_admissions() -> Vec<(&'static str, &'static str)> {
@@ -470,6 +482,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(killers, m)?)?;
     m.add_function(wrap_pyfunction!(swap_admissions, m)?)?;
     m.add_function(wrap_pyfunction!(swap_backends, m)?)?;
+    m.add_function(wrap_pyfunction!(sim_config_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(format_for_path, m)?)?;
     m.add_function(wrap_pyfunction!(usage, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -209,7 +209,7 @@ def report(res: dict[str, Any]) -> str:
     )
     lines.append("")
     erows = []
-    savings = {mb: [] for mb in SWAP_MB}
+    savings: dict[int, list[float]] = {mb: [] for mb in SWAP_MB}
     for cat, d in cats.items():
         for mb in SWAP_MB:
             r = d["rows"][mb]

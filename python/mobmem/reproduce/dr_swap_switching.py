@@ -57,7 +57,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         for mb in SWAP_MB:
             for label, device, dr in AREAS:
                 usage = rounds(members, rounds=args.rounds - 1, random=False, seed=args.seed, gap_s=60.0)
-                over = {
+                over: dict[str, Any] = {
                     "swap": device,
                     "swap_size": f"{mb}MiB",
                     "direct_read": dr,

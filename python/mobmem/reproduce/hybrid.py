@@ -18,6 +18,7 @@ import argparse
 import os
 from typing import Any
 
+from ..errors import InvariantError
 from .args import int_list
 
 WORKLOADS = ("critical-intensive", "non-critical-intensive", "balanced", "stand-by")
@@ -99,6 +100,8 @@ def _workload(res: dict[str, Any], name: str, trace: Any, kind: str, args: argpa
     out = run_configs(trace, cfgs, threads=args.threads)
     stats = trace.stats()
     first = out[0].tiers
+    if first is None:
+        raise InvariantError("a hybrid run returned no tier meters")
     w: dict[str, Any] = {
         "kind": kind,
         "accesses": len(trace),

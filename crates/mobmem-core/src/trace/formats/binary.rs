@@ -44,6 +44,7 @@ pub const FORMAT: FormatEntry = FormatEntry {
     sniff: |head| head.starts_with(MAGIC) || (!head.is_empty() && head.len() < MAGIC.len() && MAGIC.starts_with(head)),
     read,
     write: Some(write),
+    extensions: &[".mobt", ".bin"],
 };
 
 fn check_adj(adj: i32) -> std::result::Result<(), String> {

@@ -15,6 +15,7 @@ pub const FORMAT: FormatEntry = FormatEntry {
     sniff,
     read,
     write: Some(write),
+    extensions: &[".csv"],
 };
 
 const COLUMNS: [&str; 7] = ["page", "op", "pid", "time_ns", "kind", "file", "adj"];

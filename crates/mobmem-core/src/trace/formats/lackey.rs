@@ -8,8 +8,14 @@ use super::{parse_hex, show, FormatEntry};
 use crate::error::Result;
 use crate::trace::{LineReader, Op, TraceBuilder};
 
-pub const FORMAT: FormatEntry =
-    FormatEntry { name: "lackey", description: "Valgrind Lackey --trace-mem=yes output", sniff, read, write: None };
+pub const FORMAT: FormatEntry = FormatEntry {
+    name: "lackey",
+    description: "Valgrind Lackey --trace-mem=yes output",
+    sniff,
+    read,
+    write: None,
+    extensions: &[],
+};
 
 const PAGE_SHIFT: u32 = 12;
 /// Largest access a line may describe. Lackey reports one instruction's data access: at most an

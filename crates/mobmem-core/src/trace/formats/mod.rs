@@ -23,10 +23,23 @@ pub struct FormatEntry {
     pub sniff: fn(&[u8]) -> bool,
     pub read: fn(&mut LineReader, &mut TraceBuilder) -> Result<()>,
     pub write: Option<WriteFn>,
+    /// File name endings that ask for this format when writing (`Trace.save`, `mobmem convert`).
+    pub extensions: &'static [&'static str],
 }
 
 /// The registry, in sniffing order.
 pub const REGISTRY: &[FormatEntry] = &[binary::FORMAT, lackey::FORMAT, csv::FORMAT, text::FORMAT];
+
+/// The format a file name asks for when writing (`x.mobt.zst` → binary): its extension before any
+/// `.gz` / `.zst`; binary when none matches.
+pub fn for_path(path: &str) -> &'static str {
+    let lower = path.to_ascii_lowercase();
+    let name = [".gz", ".zst", ".zstd"].iter().find_map(|c| lower.strip_suffix(c)).unwrap_or(&lower);
+    REGISTRY
+        .iter()
+        .find(|f| f.write.is_some() && f.extensions.iter().any(|e| name.ends_with(e)))
+        .map_or("binary", |f| f.name)
+}
 
 pub fn by_name(name: &str) -> Result<&'static FormatEntry> {
     REGISTRY.iter().find(|f| f.name == name).ok_or_else(|| {
@@ -86,5 +99,27 @@ pub(crate) fn show(line: &[u8]) -> String {
         format!("{}…", s.chars().take(80).collect::<String>())
     } else {
         s.into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_name_asks_for_a_format_by_its_registered_extension() {
+        let cases = [
+            ("a.mobt", "binary"),
+            ("a.BIN.zst", "binary"),
+            ("a.csv.gz", "csv"),
+            ("a.txt", "text"),
+            ("a.trace.zstd", "text"),
+            ("noext", "binary"),
+        ];
+        for (path, want) in cases {
+            assert_eq!(super::for_path(path), want, "{path}");
+        }
+        // Every writable format has an extension, and no two share one.
+        let exts: Vec<&str> = super::REGISTRY.iter().flat_map(|f| f.extensions.iter().copied()).collect();
+        assert!(super::REGISTRY.iter().filter(|f| f.write.is_some()).all(|f| !f.extensions.is_empty()));
+        assert!(exts.iter().all(|e| exts.iter().filter(|x| *x == e).count() == 1));
     }
 }

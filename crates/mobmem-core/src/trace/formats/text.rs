@@ -13,6 +13,7 @@ pub const FORMAT: FormatEntry = FormatEntry {
     sniff: |_| false,
     read,
     write: Some(write),
+    extensions: &[".txt", ".trace"],
 };
 
 fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
