@@ -175,6 +175,27 @@ pub fn schema() -> serde_json::Value {
     serde_json::json!({"fields": out, "grid": {"policies": GRID_POLICIES, "memories": GRID_MEMORIES}})
 }
 
+/// A page size the models take: a power of two, at least 512 bytes (both ways in).
+pub fn check_page_size(ps: u64) -> Result<()> {
+    if !ps.is_power_of_two() || ps < 512 {
+        return Err(Error::config("page_size", format!("{ps} is not a power of two ≥ 512")));
+    }
+    Ok(())
+}
+
+/// Direct Read maps swapped pages in place: it needs a byte-addressable NVM swap device (both ways
+/// in; `None` is swap off).
+pub fn check_direct_read(direct_read: bool, swap: Option<&crate::device::Device>) -> Result<()> {
+    if direct_read && swap.map(|d| d.kind) != Some(crate::device::DeviceKind::Nvm) {
+        let what = swap.map_or("swap is off".to_string(), |d| format!("{:?} is {}", d.name, d.kind.as_str()));
+        return Err(Error::config(
+            "direct_read",
+            format!("Direct Read needs a byte-addressable NVM swap device; {what}"),
+        ));
+    }
+    Ok(())
+}
+
 impl SimConfig {
     pub fn new(memory: MemorySize) -> Self {
         SimConfig {
@@ -193,21 +214,14 @@ impl SimConfig {
     }
 
     pub fn validate(&self, catalog: &Catalog) -> Result<()> {
-        if !self.page_size.is_power_of_two() || self.page_size < 512 {
-            return Err(Error::config("page_size", format!("{} is not a power of two ≥ 512", self.page_size)));
-        }
+        check_page_size(self.page_size)?;
         if !(self.cpu_ns_per_access >= 0.0 && self.cpu_ns_per_access.is_finite()) {
             return Err(Error::config("cpu_ns_per_access", format!("{} is not a time ≥ 0", self.cpu_ns_per_access)));
         }
         policy::resolved_params(&self.policy, &self.params)?;
         let swap = catalog.get(&self.swap, "swap")?;
         catalog.get(&self.storage, "storage")?;
-        if self.direct_read && swap.kind != crate::device::DeviceKind::Nvm {
-            return Err(Error::config(
-                "direct_read",
-                format!("Direct Read needs a byte-addressable NVM swap device; {:?} is {:?}", self.swap, swap.kind),
-            ));
-        }
+        check_direct_read(self.direct_read, Some(swap))?;
         if let Some(t) = &self.tiers {
             t.validate(catalog, self.page_size)?;
             if crate::swap::backend::build(swap, catalog)?.compression_ratio().is_some() {

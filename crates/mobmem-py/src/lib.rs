@@ -173,8 +173,8 @@ fn hybrid_workloads() -> Vec<(&'static str, u64, u64, &'static str)> {
 
 /// Table III: category → [(app, size MiB)].
 #[pyfunction]
-fn categories() -> Vec<(&'static str, Vec<(&'static str, f64)>)> {
-    gen::CATEGORIES.iter().map(|(n, apps)| (*n, apps.to_vec())).collect()
+fn categories() -> Vec<(String, Vec<(String, f64)>)> {
+    gen::categories()
 }
 
 /// The DR. Swap paper's energy of a swap area (eqs. 1–14) as JSON.

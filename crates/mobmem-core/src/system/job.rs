@@ -6,7 +6,7 @@ use super::catalog::AppCatalog;
 use super::meters::PhoneResult;
 use super::phone::Phones;
 use super::sim::{simulate_phone, PhoneRun};
-use super::usage::{UsageTrace, EMMC_APPS};
+use super::usage::{emmc_apps, UsageTrace};
 use crate::device::Catalog;
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -47,10 +47,8 @@ impl UsageSpec {
         match self {
             UsageSpec::File { path, user } => UsageTrace::load(path, user.as_deref()),
             UsageSpec::Rounds { apps, rounds, random, seed, gap_s } => {
-                let names: Vec<&str> = match apps {
-                    Some(a) => a.iter().map(|s| s.as_str()).collect(),
-                    None => EMMC_APPS.to_vec(),
-                };
+                let default = emmc_apps();
+                let names: Vec<&str> = apps.as_ref().unwrap_or(&default).iter().map(|s| s.as_str()).collect();
                 UsageTrace::rounds(&names, *rounds, *random, *seed, *gap_s)
             }
             UsageSpec::Synthetic { apps, launches, reuse, seed, gap_s } => {

@@ -294,9 +294,7 @@ impl Phone {
 
     pub fn layout(&self) -> Result<Layout> {
         let ps = self.page_size;
-        if !ps.is_power_of_two() || ps < 512 {
-            return Err(Error::config("page_size", format!("{ps} is not a power of two ≥ 512")));
-        }
+        crate::config::check_page_size(ps)?;
         let dram = bytes(&self.dram, "dram", ps)?;
         let reserved = bytes(&self.reserved, "reserved", ps)?;
         if reserved >= dram {
@@ -338,12 +336,7 @@ impl Phone {
     pub fn validate(&self, catalog: &Catalog) -> Result<()> {
         self.layout()?;
         let (swap, _) = self.devices(catalog)?;
-        if self.direct_read && swap.as_ref().map(|d| d.kind) != Some(crate::device::DeviceKind::Nvm) {
-            return Err(Error::config(
-                "direct_read",
-                format!("Direct Read needs an NVM swap device; swap is {:?}", self.swap),
-            ));
-        }
+        crate::config::check_direct_read(self.direct_read, swap.as_ref())?;
         if crate::policy::needs_tiers(&self.policy) || self.policy == "opt" {
             return Err(Error::config(
                 "policy",

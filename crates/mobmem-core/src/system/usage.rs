@@ -17,59 +17,20 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// An app list of the built-in catalog (`[[lists]]` in `apps.toml`).
+fn builtin_list(name: &str) -> Vec<String> {
+    crate::system::catalog::AppCatalog::builtin().list(name).map(|l| l.apps.clone()).unwrap_or_default()
+}
+
 /// The eMMC swap paper's ten games (Table V), in the order its scenario loads them.
-pub const EMMC_APPS: [&str; 10] = [
-    "Ben 10 Xenodrome",
-    "Bomb The Zombies",
-    "Drag Racing",
-    "Cordy2",
-    "Lep's World",
-    "Tap Sonic",
-    "Death Worm",
-    "PrettyPetSalon",
-    "Angry Birds Rio",
-    "Krazy Kart Racing",
-];
+pub fn emmc_apps() -> Vec<String> {
+    builtin_list("emmc-swap.games")
+}
 
 /// The A2S paper's Large workload (Table 1), most launched first: names for generated usage.
-pub const A2S_APPS: [&str; 36] = [
-    "Hangout",
-    "Phone",
-    "Calendar",
-    "Wunderlist",
-    "Gmail",
-    "Youtube",
-    "Timely",
-    "Candy Crush Saga",
-    "Facebook",
-    "Calculator",
-    "Google Map",
-    "Browser",
-    "Play Store",
-    "Weather",
-    "Google Now",
-    "Angry Birds",
-    "Camera",
-    "Setting",
-    "Kindle",
-    "Gallery",
-    "Fruit Ninja",
-    "Game 2048",
-    "Timesheet",
-    "Adobe Reader",
-    "eBay",
-    "JuiceSSH",
-    "Subway Surfer",
-    "IMDB",
-    "Estrong Explorer",
-    "Google Keep",
-    "Doodle Jump",
-    "Amazon",
-    "Doodle God",
-    "Aliexpress",
-    "Word Search",
-    "Barcode Scanner",
-];
+pub fn a2s_apps() -> Vec<String> {
+    builtin_list("a2s.large")
+}
 
 /// Longest span a usage trace may cover, in seconds (ten years). Simulated time is kept in f64
 /// nanoseconds since the first launch, so a step rounds to at most 32 ns over this span (to a
@@ -320,8 +281,9 @@ impl UsageTrace {
         let mut rank: Vec<u32> = (0..apps).collect();
         rank.sort_by_key(|&a| (std::cmp::Reverse(count[a as usize]), a));
         let mut name = vec![String::new(); apps as usize];
+        let known = a2s_apps();
         for (r, &a) in rank.iter().enumerate() {
-            name[a as usize] = A2S_APPS.get(r).map(|s| s.to_string()).unwrap_or_else(|| format!("app{:02}", r + 1));
+            name[a as usize] = known.get(r).cloned().unwrap_or_else(|| format!("app{:02}", r + 1));
         }
         let mut index = HashMap::new();
         for (i, &a) in best.0.iter().enumerate() {

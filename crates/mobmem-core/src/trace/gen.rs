@@ -415,68 +415,20 @@ impl RoundRobin {
     }
 }
 
-/// The DR. Swap paper's Table III: eight app categories, five apps each, with app sizes in MB.
-pub const CATEGORIES: &[(&str, &[(&str, f64)])] = &[
-    (
-        "browser",
-        &[
-            ("Google Chrome", 84.53),
-            ("Firefox", 38.93),
-            ("Opera", 59.84),
-            ("Dolphin Browser", 36.91),
-            ("Next Browser", 24.81),
-        ],
-    ),
-    (
-        "news",
-        &[
-            ("BBC News", 13.28),
-            ("Flipboard", 12.37),
-            ("Google Newsstand", 18.18),
-            ("Feedly", 13.29),
-            ("Yahoo News Digest", 16.30),
-        ],
-    ),
-    (
-        "multimedia",
-        &[
-            ("KMPlayer", 38.42),
-            ("MX Player", 27.82),
-            ("Google Play Music", 23.94),
-            ("TTPod", 18.93),
-            ("StormPlayer", 31.77),
-        ],
-    ),
-    (
-        "social",
-        &[("Facebook", 99.14), ("Twitter", 24.38), ("Google Plus", 56.14), ("Instagram", 19.16), ("Pinterest", 22.41)],
-    ),
-    (
-        "gaming",
-        &[
-            ("Hill Climb Racing", 34.84),
-            ("Temple Run", 25.32),
-            ("Boom Beach", 107.0),
-            ("Angry Birds", 61.84),
-            ("Crazy Snowboard", 26.93),
-        ],
-    ),
-    (
-        "shopping",
-        &[("Amazon", 85.45), ("TaoBao", 116.0), ("eBay", 26.02), ("Fancy", 20.54), ("Google Play Store", 17.54)],
-    ),
-    (
-        "mix1",
-        &[
-            ("Google Chrome", 84.53),
-            ("Flipboard", 12.37),
-            ("TTPod", 18.93),
-            ("Instagram", 19.16),
-            ("Angry Birds", 61.84),
-        ],
-    ),
-    ("mix2", &[("Firefox", 38.93), ("BBC News", 13.28), ("Facebook", 99.14), ("Temple Run", 25.32), ("Amazon", 85.45)]),
-];
+/// The DR. Swap paper's Table III: eight app categories of five apps each (its six categories and
+/// two mixes), with app sizes in MiB, in the paper's order. Read from the app catalog's lists
+/// (`dr-swap.NAME` in `system/apps.toml`), the one table both ways in use.
+pub fn categories() -> Vec<(String, Vec<(String, f64)>)> {
+    let c = crate::system::catalog::AppCatalog::builtin();
+    c.lists()
+        .iter()
+        .filter_map(|l| l.name.strip_prefix("dr-swap.").map(|n| (n, &l.apps)))
+        .map(|(n, apps)| {
+            let sized = apps.iter().map(|a| (a.clone(), c.get(a).map_or(0.0, |p| p.size_mib))).collect();
+            (n.to_string(), sized)
+        })
+        .collect()
+}
 
 /// Share of an app's anon pages that keep being written in the Table III category workloads: an
 /// assumption (the paper gives app sizes only), standing for DR. Swap's premise that many swapped
@@ -487,8 +439,9 @@ pub const CATEGORY_ANON_RW_SHARE: f64 = 0.3;
 /// access behaviour is the generator's defaults with the given `anon_rw_share`; the reproduction
 /// uses `CATEGORY_ANON_RW_SHARE`).
 pub fn category(name: &str, rounds: u32, accesses_per_turn: u64, seed: u64, anon_rw_share: f64) -> Result<RoundRobin> {
-    let (_, apps) = CATEGORIES.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        let names: Vec<_> = CATEGORIES.iter().map(|(n, _)| *n).collect();
+    let all = categories();
+    let (_, apps) = all.iter().find(|(n, _)| n == name).ok_or_else(|| {
+        let names: Vec<_> = all.iter().map(|(n, _)| n.as_str()).collect();
         Error::config("category", format!("unknown category {name:?}; known: {}", names.join(", ")))
     })?;
     Ok(RoundRobin {
@@ -553,7 +506,7 @@ mod tests {
         let s = t.stats(4096);
         assert_eq!(s.pids.len(), 5);
         for p in &s.pids {
-            let mb = CATEGORIES[1].1[p.pid as usize - 1].1;
+            let mb = categories()[1].1[p.pid as usize - 1].1;
             assert!(p.pages <= (mb * 256.0).round() as u64);
         }
         assert_eq!(w.generate().unwrap().accesses, t.accesses, "deterministic");
