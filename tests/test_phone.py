@@ -248,3 +248,20 @@ def test_reproduce_dr_swap_switching():
     assert "paper ~10%" in text and "news" in text and "zram (not in the paper" in text
     e = cli("reproduce", "dr-swap", "--switching", "--categories", "nope", ok=False)
     assert e.returncode == 3 and "browser" in e.stderr
+
+
+def test_reproductions_are_callable_with_typed_parameters():
+    from mobmem import reproduce
+
+    p = reproduce.params("emmc-swap")
+    assert {"rounds", "seed", "usable"} <= set(p)
+    res = reproduce.compute("emmc-swap", rounds=1)
+    assert res["rounds"] == 1 and "paper" in res
+    assert "Table V" in reproduce.report("emmc-swap", res)
+    # The same as the CLI prints with --json.
+    j = json.loads(cli("reproduce", "emmc-swap", "--rounds", "1", "--json").stdout)
+    assert j["second"] == json.loads(json.dumps(res["second"]))
+    with pytest.raises(mobmem.ConfigError, match="round"):
+        reproduce.compute("emmc-swap", round=1)
+    with pytest.raises(mobmem.ConfigError, match="emmc-swap"):
+        reproduce.compute("nope")

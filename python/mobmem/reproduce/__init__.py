@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from . import dr_swap, emmc_swap, hybrid, spo_clock
 
@@ -23,3 +24,40 @@ def run(name: str, args: argparse.Namespace) -> int:
     else:
         print(mod.report(res))
     return 0
+
+
+def _parser(name: str) -> argparse.ArgumentParser:
+    from ..errors import ConfigError
+
+    if name not in REPRODUCTIONS:
+        raise ConfigError(f"unknown reproduction {name!r}; known: {', '.join(REPRODUCTIONS)}", "name")
+    p = argparse.ArgumentParser(prog=f"mobmem reproduce {name}")
+    REPRODUCTIONS[name].add_arguments(p)
+    return p
+
+
+def params(name: str) -> dict[str, Any]:
+    """Reproduction ``name``'s parameters and their defaults (what ``compute`` takes)."""
+    p = _parser(name)
+    return {a.dest: a.default for a in p._actions if a.dest not in ("help", "json")}
+
+
+def compute(name: str, **overrides: Any) -> dict[str, Any]:
+    """Runs reproduction ``name`` from a notebook or script: its parameters (see :func:`params`)
+    by keyword, the rest at their defaults; returns the result that ``--json`` prints. Unknown
+    names raise :class:`~mobmem.ConfigError` naming them."""
+    from ..errors import ConfigError
+
+    values = params(name)
+    for k in overrides:
+        if k not in values:
+            raise ConfigError(f"{name}: unknown parameter {k!r}; known: {', '.join(values)}", k)
+    values.update(overrides)
+    result: dict[str, Any] = REPRODUCTIONS[name].compute(argparse.Namespace(json=True, **values))
+    return result
+
+
+def report(name: str, result: dict[str, Any]) -> str:
+    """The text report of a result from :func:`compute`."""
+    text: str = REPRODUCTIONS[name].report(result)
+    return text
