@@ -89,6 +89,14 @@ impl<P: Policy> Engine<P> {
         self
     }
 
+    /// Page traces: zram writeback rounds by access count (the system level drives them by time).
+    #[cold]
+    #[inline(never)]
+    fn writeback_due(&mut self, index: usize) {
+        self.writeback_until(index as u64, |_, _| {});
+        self.wb_due_access = self.wb.next;
+    }
+
     /// Runs the writeback rounds due by tick `now`; `round(tick, pages)` is told of each round
     /// that wrote something. Rounds past the second in a row that found fewer idle copies than
     /// the limit would find none either (nothing new was swapped out): they are skipped.
@@ -207,15 +215,19 @@ impl<P: Policy> Engine<P> {
         if full {
             p.m.reclaims_while_swap_full += 1;
         }
-        let vetoed = std::cell::Cell::new(0u64);
+        let mut vetoed = 0;
         let victim = if self.scope == Scope::PerPage && !full {
+            let count = std::cell::Cell::new(0u64);
             let (flags, admission, owners) = (&p.flags, &self.admission, &self.owners);
             let veto = |v: PageId| {
                 let no = pages::pinned(flags, v) && !admission.admits(v, owners);
-                vetoed.set(vetoed.get() + no as u64);
+                count.set(count.get() + no as u64);
                 no
             };
-            self.policy.select_victim(&ReclaimCtx { swap_full: false, unevictable: Some(&veto) })
+            let victim = self.policy.select_victim(&ReclaimCtx { swap_full: false, unevictable: Some(&veto) });
+            vetoed = count.get();
+            p.m.swap_vetoes += vetoed;
+            victim
         } else if full || self.scope == Scope::None {
             let flags = &p.flags;
             let pinned = |v: PageId| pages::pinned(flags, v);
@@ -223,7 +235,6 @@ impl<P: Policy> Engine<P> {
         } else {
             self.policy.select_victim(&ReclaimCtx::ANY)
         };
-        self.pages.m.swap_vetoes += vetoed.get();
         match victim {
             Some(v) => {
                 let file = self.pages.flags[v as usize] & ANON == 0;
@@ -231,7 +242,7 @@ impl<P: Policy> Engine<P> {
                 self.resident -= 1;
                 Ok(Ok((io, file)))
             }
-            None if self.scope == Scope::None || vetoed.get() > 0 => Ok(Err(Shortfall::Vetoed)),
+            None if self.scope == Scope::None || vetoed > 0 => Ok(Err(Shortfall::Vetoed)),
             None if full => Ok(Err(Shortfall::SwapFull)),
             None => Ok(Err(Shortfall::Nothing)),
         }
@@ -281,11 +292,6 @@ impl<P: Policy> Engine<P> {
     /// replay loop and CLOCK's hit path lost a third of its speed (measured; BENCHMARKS.md).
     #[inline(always)]
     fn fault(&mut self, a: &Access) -> Result<Outcome> {
-        if a.index as u64 >= self.wb_due_access {
-            // Page traces: rounds by access count (the system level drives them by time).
-            self.writeback_until(a.index as u64, |_, _| {});
-            self.wb_due_access = self.wb.next;
-        }
         let (fault, io) = self.pages.classify(a, self.direct_read)?;
         let mut o = Outcome { fault: Some(fault), ..Outcome::HIT };
         match io {
@@ -426,6 +432,9 @@ impl<P: Policy> Engine<P> {
                 self.pages.m.hits += 1;
                 self.pages.m.dr_hits += 1;
             } else {
+                if index as u64 >= self.wb_due_access {
+                    self.writeback_due(index);
+                }
                 self.fault(&a)?;
             }
         }
