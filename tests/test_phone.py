@@ -265,3 +265,20 @@ def test_reproductions_are_callable_with_typed_parameters():
         reproduce.compute("emmc-swap", round=1)
     with pytest.raises(mobmem.ConfigError, match="emmc-swap"):
         reproduce.compute("nope")
+
+
+def test_phone_results_are_typed_and_frame():
+    r = ph.simulate_phone(ph.usage_file(WINDOW), "nexus5")
+    m = r.meters
+    assert (r.policy, r.killer, r.swap_admission) == ("linux-2q", "minfree", "all")
+    assert r.mean_launch_ms == m["mean_launch_ms"] and r.cold_starts + r.resumes == m["launches"]
+    assert r.kills == m["kills_total"] and r.energy_j == m["energy"]["total_j"]
+    assert (r.swap_in_pages, r.swap_out_pages, r.flash_write_bytes) == (
+        m["swap_in_pages"],
+        m["swap_out_pages"],
+        m["flash_write_bytes"],
+    )
+    assert r.to_pandas().iloc[0]["mean_launch_ms"] == r.mean_launch_ms
+    jobs = [ph.job(ph.usage_file(WINDOW), "nexus5", swap=s) for s in ("off", "zram-lz4")]
+    df = mobmem.phone_grid(jobs, frame=True)
+    assert list(df.swap) == ["off", "zram-lz4"] and "mean_launch_ms" in df

@@ -89,6 +89,51 @@ class PhoneResult:
     def swap(self) -> str:
         return self.config["phone"]["swap"]
 
+    @property
+    def policy(self) -> str:
+        return self.config["phone"]["policy"]
+
+    @property
+    def killer(self) -> str:
+        return self.config["phone"]["killer"]
+
+    @property
+    def swap_admission(self) -> str:
+        return self.config["phone"]["swap_admission"]
+
+    @property
+    def mean_launch_ms(self) -> float:
+        return float(self.meters["mean_launch_ms"])
+
+    @property
+    def cold_starts(self) -> int:
+        return int(self.meters["cold"])
+
+    @property
+    def resumes(self) -> int:
+        return int(self.meters["resumed"])
+
+    @property
+    def kills(self) -> int:
+        """Processes killed, every reason (by reason: ``meters["kills"]``)."""
+        return int(self.meters["kills_total"])
+
+    @property
+    def swap_in_pages(self) -> int:
+        return int(self.meters["swap_in_pages"])
+
+    @property
+    def swap_out_pages(self) -> int:
+        return int(self.meters["swap_out_pages"])
+
+    @property
+    def flash_write_bytes(self) -> int:
+        return int(self.meters["flash_write_bytes"])
+
+    @property
+    def energy_j(self) -> float:
+        return float(self.meters["energy"]["total_j"])
+
     def to_dict(self) -> dict[str, Any]:
         return self.raw
 
@@ -98,8 +143,9 @@ class PhoneResult:
         out: dict[str, Any] = {
             "phone": self.phone,
             "swap": self.swap,
-            "policy": self.config["phone"]["policy"],
-            "killer": self.config["phone"]["killer"],
+            "policy": self.policy,
+            "killer": self.killer,
+            "swap_admission": self.swap_admission,
         }
         for k, v in m.items():
             if isinstance(v, int | float) or v is None:
@@ -111,6 +157,12 @@ class PhoneResult:
         for k, v in m["energy"].items():
             out[f"energy_{k}"] = v
         return out
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The run as a one-row DataFrame (:meth:`row`; needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.row()])
 
     def launches_frame(self) -> pd.DataFrame:
         """One row per launch (needs pandas)."""
@@ -156,15 +208,22 @@ def phone_grid(
     phones: PathLike | None = None,
     apps: PathLike | None = None,
     devices: PathLike | None = None,
-) -> list[PhoneResult]:
-    """Runs many jobs in parallel (GIL released); results in the jobs' order."""
+    frame: bool = False,
+) -> Any:
+    """Runs many jobs in parallel (GIL released); results in the jobs' order, or one DataFrame row
+    per run (:meth:`PhoneResult.row`) with ``frame=True``."""
     from .api import whole
     from .errors import ConfigError
 
     if not jobs:
         raise ConfigError("jobs: no job given", "jobs")
     text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, whole("threads", threads))
-    return [PhoneResult._from_dict(d) for d in json.loads(text)]
+    runs = [PhoneResult._from_dict(d) for d in json.loads(text)]
+    if frame:
+        import pandas as pd
+
+        return pd.DataFrame([r.row() for r in runs])
+    return runs
 
 
 def phones(phones: PathLike | None = None) -> dict[str, dict[str, Any]]:
