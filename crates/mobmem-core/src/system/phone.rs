@@ -114,8 +114,22 @@ impl UxThresholds {
 fn d_page() -> u64 {
     4096
 }
-fn d_off() -> String {
-    "off".into()
+/// `swap = "off"` or a device name, held as `None` or the name (written back as "off").
+mod swap_device {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.as_deref().unwrap_or("off"))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok((name != "off").then_some(name))
+    }
+}
+
+fn d_off() -> Option<String> {
+    None
 }
 fn d_storage() -> String {
     "ufs31".into()
@@ -144,9 +158,9 @@ pub struct Phone {
     pub reserved: MemorySize,
     #[serde(default = "d_page")]
     pub page_size: u64,
-    /// Swap device, or "off".
-    #[serde(default = "d_off")]
-    pub swap: String,
+    /// Swap device; `None` is "off" in TOML and JSON.
+    #[serde(default = "d_off", with = "swap_device")]
+    pub swap: Option<String>,
     #[serde(default)]
     pub swap_size: Option<MemorySize>,
     /// Which dirty anon pages may go to swap (`mobmem admissions`); with swap off, none.
@@ -283,12 +297,12 @@ fn bytes(v: &MemorySize, field: &str, page_size: u64) -> Result<u64> {
 
 impl Phone {
     pub fn swap_on(&self) -> bool {
-        self.swap != "off"
+        self.swap.is_some()
     }
 
     /// The swap device (None when swap is off) and the file-store device.
     pub fn devices(&self, catalog: &Catalog) -> Result<(Option<Device>, Device)> {
-        let swap = if self.swap_on() { Some(catalog.get(&self.swap, "swap")?.clone()) } else { None };
+        let swap = self.swap.as_deref().map(|n| catalog.get(n, "swap").cloned()).transpose()?;
         Ok((swap, catalog.get(&self.storage, "storage")?.clone()))
     }
 
@@ -304,7 +318,10 @@ impl Phone {
         let swap_pages = match (&self.swap_size, self.swap_on()) {
             (_, false) => 0,
             (Some(s), true) => bytes(s, "swap_size", ps)? / ps,
-            (None, true) => return Err(Error::config("swap_size", format!("swap on {} needs a size", self.swap))),
+            (None, true) => {
+                let dev = self.swap.as_deref().unwrap_or_default();
+                return Err(Error::config("swap_size", format!("swap on {dev} needs a size")));
+            }
         };
         // Linux: min_free_kbytes = sqrt(16 × lowmem KiB), clamped to [128, 262144]; low and high
         // are min plus max(min/4, memory × watermark_scale_factor / 10000) once and twice.
