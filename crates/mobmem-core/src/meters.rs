@@ -167,15 +167,14 @@ pub struct Energy {
 impl Meters {
     /// Turns operation counts into time and energy on the given devices.
     pub fn finish(&mut self, swap: &Device, storage: &Device, page_size: u64, cpu_ns_per_access: f64) {
-        // Device figures are per 4 KiB; other page sizes scale linearly.
-        let s = page_size as f64 / 4096.0;
+        // Device figures are per 4 KiB; `Device` scales them to the page size.
         self.file_reads = self.cold_file + self.file_rereads;
         self.io = IoTime {
             // Swap-ins read back from zram's backing device are timed there (`add_backing`).
-            swap_read_ns: (self.swap_ins - self.backing_reads) as f64 * swap.read_ns * s,
-            swap_write_ns: self.swap_outs as f64 * swap.write_ns * s,
-            file_read_ns: self.file_reads as f64 * storage.read_ns * s,
-            file_write_ns: self.write_backs as f64 * storage.write_ns * s,
+            swap_read_ns: (self.swap_ins - self.backing_reads) as f64 * swap.read_time_ns(1, page_size),
+            swap_write_ns: self.swap_outs as f64 * swap.write_time_ns(1, page_size),
+            file_read_ns: self.file_reads as f64 * storage.read_time_ns(1, page_size),
+            file_write_ns: self.write_backs as f64 * storage.write_time_ns(1, page_size),
             backing_write_ns: 0.0,
             backing_read_ns: 0.0,
             total_ns: 0.0,
@@ -184,12 +183,11 @@ impl Meters {
         io.total_ns = io.swap_read_ns + io.swap_write_ns + io.file_read_ns + io.file_write_ns;
         self.cpu_ns = self.accesses as f64 * cpu_ns_per_access;
         self.sim_time_ns = self.cpu_ns + self.memory_ns + self.io.total_ns;
-        let nj = 1e-9;
         self.energy = Energy {
-            swap_read_j: (self.swap_ins - self.backing_reads) as f64 * swap.read_nj * s * nj,
-            swap_write_j: self.swap_outs as f64 * swap.write_nj * s * nj,
-            file_read_j: self.file_reads as f64 * storage.read_nj * s * nj,
-            file_write_j: self.write_backs as f64 * storage.write_nj * s * nj,
+            swap_read_j: swap.read_j(self.swap_ins - self.backing_reads, page_size),
+            swap_write_j: swap.write_j(self.swap_outs, page_size),
+            file_read_j: storage.read_j(self.file_reads, page_size),
+            file_write_j: storage.write_j(self.write_backs, page_size),
             background_j: (swap.background_mw + storage.background_mw) * 1e-3 * self.sim_time_ns * 1e-9,
             backing_j: 0.0,
             total_j: 0.0,
@@ -201,16 +199,15 @@ impl Meters {
     /// zram writeback: the backing device's writes and reads, in I/O time and energy. A read back
     /// from it is a swap-in timed at the backing device instead of zram.
     pub fn add_backing(&mut self, backing: &Device, page_size: u64) {
-        let s = page_size as f64 / 4096.0;
-        let (w, r) = (self.written_back as f64, self.backing_reads as f64);
+        let (w, r) = (self.written_back, self.backing_reads);
         let io = &mut self.io;
-        io.backing_write_ns = w * backing.write_ns * s;
-        io.backing_read_ns = r * backing.read_ns * s;
+        io.backing_write_ns = w as f64 * backing.write_time_ns(1, page_size);
+        io.backing_read_ns = r as f64 * backing.read_time_ns(1, page_size);
         // Writeback runs in the background: its writes are not waited for.
         io.total_ns += io.backing_read_ns;
         self.sim_time_ns += io.backing_read_ns;
         let e = &mut self.energy;
-        e.backing_j = (w * backing.write_nj + r * backing.read_nj) * s * 1e-9;
+        e.backing_j = backing.write_j(w, page_size) + backing.read_j(r, page_size);
         e.total_j += e.backing_j;
     }
 }

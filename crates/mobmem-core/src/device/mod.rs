@@ -126,6 +126,22 @@ impl Device {
         Self::request_ns(&self.write_bw, self.write_ns, pages, page_size)
     }
 
+    /// Energy of `pages` page reads (each its own operation) of `page_size` bytes, in J. Device
+    /// figures are per 4 KiB; other page sizes scale linearly. (Both ways in use this.)
+    pub fn read_j(&self, pages: u64, page_size: u64) -> f64 {
+        pages as f64 * self.read_nj * (page_size as f64 / 4096.0) * 1e-9
+    }
+
+    /// Energy of `pages` page writes of `page_size` bytes, in J.
+    pub fn write_j(&self, pages: u64, page_size: u64) -> f64 {
+        pages as f64 * self.write_nj * (page_size as f64 / 4096.0) * 1e-9
+    }
+
+    /// Energy of `reads` and `writes` page operations together, in J.
+    pub fn io_j(&self, reads: u64, writes: u64, page_size: u64) -> f64 {
+        (reads as f64 * self.read_nj + writes as f64 * self.write_nj) * (page_size as f64 / 4096.0 * 1e-9)
+    }
+
     fn request_ns(table: &[(f64, f64)], per_page_ns: f64, pages: u64, page_size: u64) -> f64 {
         let bytes = (pages * page_size) as f64;
         if table.is_empty() {

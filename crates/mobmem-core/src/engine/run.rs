@@ -97,13 +97,12 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
     }
     let swap_pages = cfg.swap_size.map(|s| s.to_pages(cfg.page_size, footprint));
     let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
-    // Device figures are per 4 KiB (as in `Meters::finish`).
-    let scale = cfg.page_size as f64 / 4096.0;
+    let ps = cfg.page_size;
     let costs = policy::IoCosts {
-        swap_read_ns: swap.read_ns * scale,
-        swap_write_ns: swap.write_ns * scale,
-        file_read_ns: storage.read_ns * scale,
-        file_write_ns: storage.write_ns * scale,
+        swap_read_ns: swap.read_time_ns(1, ps),
+        swap_write_ns: swap.write_time_ns(1, ps),
+        file_read_ns: storage.read_time_ns(1, ps),
+        file_write_ns: storage.write_time_ns(1, ps),
     };
     let swap_cap = swap_pages.unwrap_or(u64::MAX);
     let tiers = match &cfg.tiers {

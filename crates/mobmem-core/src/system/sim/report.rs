@@ -98,8 +98,7 @@ impl<P: Policy> Sim<'_, P> {
                     (per_s > 0.0).then(|| endurance as f64 * cap as f64 / per_s / (365.25 * 86400.0));
             }
         }
-        let scale = ps as f64 / 4096.0 * 1e-9;
-        let dev_j = |d: &Device, r: u64, w: u64| (r as f64 * d.read_nj + w as f64 * d.write_nj) * scale;
+        let dev_j = |d: &Device, r: u64, w: u64| d.io_j(r, w, ps);
         let dram_gib = (layout.dram_pages * ps) as f64 / (1u64 << 30) as f64;
         m.energy = SystemEnergy {
             dram_background_j: self.w.phone.dram_mw_per_gib * 1e-3 * dram_gib * m.sim_time_s,
