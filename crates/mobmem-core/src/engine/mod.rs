@@ -81,7 +81,7 @@ impl<P: Policy> Engine<P> {
     /// otherwise the caller runs them with `writeback_until`.
     pub fn with_writeback(mut self, every: u64, limit: u64, by_access: bool) -> Self {
         let n = self.pages.flags.len();
-        self.pages.idle = Some(pages::Idle { stamp: vec![0; n], epoch: 0 });
+        self.pages.idle = Some(pages::Idle { stamp: vec![0; n], epoch: 0, cursor: 0 });
         self.wb = WritebackSchedule { every: every.max(1), next: every.max(1), limit };
         if by_access {
             self.wb_due_access = self.wb.next;
@@ -99,7 +99,8 @@ impl<P: Policy> Engine<P> {
 
     /// Runs the writeback rounds due by tick `now`; `round(tick, pages)` is told of each round
     /// that wrote something. Rounds past the second in a row that found fewer idle copies than
-    /// the limit would find none either (nothing new was swapped out): they are skipped.
+    /// the limit would find none either (nothing new was swapped out): they are skipped, so the
+    /// rounds run are bounded by the copies written back, not by `now / every`.
     pub fn writeback_until(&mut self, now: u64, mut round: impl FnMut(u64, u64)) {
         let mut quiet = 0;
         while self.wb.next <= now {
@@ -109,7 +110,9 @@ impl<P: Policy> Engine<P> {
             if n > 0 {
                 round(tick, n);
             }
-            quiet = if n < self.wb.limit { quiet + 1 } else { 0 };
+            // A round that found fewer than its limit (none at a limit of 0) leaves nothing for
+            // the next; two such in a row and the rest until `now` would find nothing either.
+            quiet = if n == 0 || n < self.wb.limit { quiet + 1 } else { 0 };
             self.wb.next = tick.saturating_add(self.wb.every);
             if quiet >= 2 && self.wb.next <= now {
                 let skip = (now - self.wb.next) / self.wb.every + 1;

@@ -87,6 +87,9 @@ const NO: u32 = u32::MAX;
 pub struct Idle {
     pub stamp: Vec<u32>,
     pub epoch: u32,
+    /// Where the last writeback stopped when it reached its limit (the next one resumes there),
+    /// else 0: a run of limited rounds costs one pass over the pages, not one per round.
+    pub cursor: usize,
 }
 
 /// Where each swapped page sits in the swap area. Slots are handed out next-fit from a cursor, as
@@ -341,14 +344,19 @@ impl Pages {
     }
 
     /// zram writeback: writes back up to `max` swap copies that stayed in zram, unread, since the
-    /// last idle mark (lowest page ids first); they leave the DRAM pool. Returns how many.
+    /// last idle mark (in page-id order from where a limited round stopped, else from the lowest);
+    /// they leave the DRAM pool. Returns how many.
     pub fn writeback(&mut self, max: u64) -> u64 {
-        let Some(idle) = &self.idle else { return 0 };
-        let mut n = 0;
-        for (id, f) in self.flags.iter_mut().enumerate() {
+        let Some(idle) = &mut self.idle else { return 0 };
+        let len = self.flags.len();
+        let (mut n, start) = (0, idle.cursor.min(len));
+        idle.cursor = 0;
+        for id in (start..len).chain(0..start) {
             if n == max {
+                idle.cursor = id;
                 break;
             }
+            let f = &mut self.flags[id];
             if *f & (SWAP_VALID | BACKED | RESIDENT | NVM_MAPPED) == SWAP_VALID && idle.stamp[id] < idle.epoch {
                 *f |= BACKED;
                 n += 1;
@@ -363,7 +371,7 @@ impl Pages {
     /// Marks every zram copy idle: the next writeback may take those not read by then.
     pub fn mark_idle(&mut self) {
         if let Some(i) = &mut self.idle {
-            i.epoch += 1;
+            i.epoch = i.epoch.saturating_add(1);
         }
     }
 

@@ -264,3 +264,27 @@ fn zram_writeback_takes_idle_copies_out_of_dram_and_reads_them_back_from_flash()
     assert_eq!(e.meters().backing_reads, 1);
     e.check().unwrap();
 }
+
+#[test]
+fn writeback_rounds_are_bounded_by_the_copies_not_by_the_time_asked() {
+    // A limit of 0 pages and a round every tick over a huge span: the rounds stop being run once
+    // they find nothing (this looped once per tick before).
+    let kinds = vec![1u8; 64];
+    let space = PageSpace { pages: 64, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup { frames: 8, space, costs: IoCosts::default() };
+    for limit in [0, 1] {
+        let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
+        let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_writeback(1, limit, false);
+        for p in 0..64u32 {
+            e.access(p, Op::Write, p as usize).unwrap();
+        }
+        let mut rounds = 0u64;
+        let t = std::time::Instant::now();
+        e.writeback_until(u64::MAX / 2, |_, _| rounds += 1);
+        assert!(t.elapsed().as_secs_f64() < 1.0, "limit {limit}: {:?}", t.elapsed());
+        // With a limit of one page a round, each swapped copy takes a round; no more.
+        assert_eq!(rounds, if limit == 0 { 0 } else { e.view().swap_used }, "limit {limit}");
+        assert_eq!(e.meters().written_back, rounds * limit);
+        e.check().unwrap();
+    }
+}
