@@ -20,6 +20,7 @@ pub const DIRTY: u8 = 8;
 pub const SWAP_VALID: u8 = 16;
 /// Declared file-backed: a write dirties it but does not make it anon.
 pub const FILE_FIXED: u8 = 32;
+const _: () = assert!(FILE_FIXED >> 3 == ANON, "write_touch derives ANON from FILE_FIXED");
 /// Mapped read-only in place in the NVM swap area (Direct Read): occupies its swap slot, no frame.
 pub const NVM_MAPPED: u8 = 64;
 /// zram writeback: the swap copy was written back to the backing device (it takes no DRAM).
@@ -221,24 +222,16 @@ impl Pages {
     /// copy, if any, is stale and its slot freed.
     #[inline(always)]
     pub fn write_touch(&mut self, id: usize) {
-        if self.flags[id] & (FILE_FIXED | ANON) == 0 {
-            self.becomes_anon(id);
-        }
-        let f = &mut self.flags[id];
-        *f |= DIRTY;
-        if *f & SWAP_VALID != 0 {
-            *f &= !SWAP_VALID;
+        let f = self.flags[id];
+        // Branch-free: a page of unknown kind (neither FILE_FIXED nor ANON) becomes anon and leaves
+        // the page cache. `!f >> 3 & ANON` is ANON unless FILE_FIXED is set (FILE_FIXED >> 3 == ANON).
+        self.file_resident -= (f & (FILE_FIXED | ANON) == 0) as usize;
+        let f = f | DIRTY | ((!f >> 3) & ANON);
+        self.flags[id] = f;
+        if f & SWAP_VALID != 0 {
+            self.flags[id] = f & !SWAP_VALID;
             self.free_slot(id);
         }
-    }
-
-    /// An undeclared resident page is written: it is anon from now on and leaves the page cache.
-    /// Out of line: rare, and kept off the hit path of every write.
-    #[cold]
-    #[inline(never)]
-    fn becomes_anon(&mut self, id: usize) {
-        self.flags[id] |= ANON;
-        self.file_resident -= 1;
     }
 
     /// Takes `v` out of memory: dirty anon → swap-out, clean anon with a swap copy → dropped,
