@@ -53,6 +53,9 @@ pub struct Meters {
     pub reclaims_while_swap_full: u64,
     /// Dirty anon pages a policy offered that the swap admission kept out of swap (each time).
     pub swap_vetoes: u64,
+    /// Reclaims during which the swap admission admitted no page at all (A2S's ESS): they ran as
+    /// with swap off, without asking page by page.
+    pub reclaims_swap_closed: u64,
     /// zram writeback: swap copies written back to the backing device, and swap-ins read back
     /// from it (counted in swap_ins too).
     pub written_back: u64,

@@ -219,7 +219,9 @@ impl<P: Policy> Engine<P> {
             p.m.reclaims_while_swap_full += 1;
         }
         let mut vetoed = 0;
-        let victim = if self.scope == Scope::PerPage && !full {
+        let closed = self.scope == Scope::PerPage && !full && self.admission.closed(&self.owners);
+        p.m.reclaims_swap_closed += closed as u64;
+        let victim = if self.scope == Scope::PerPage && !full && !closed {
             let count = std::cell::Cell::new(0u64);
             let (flags, admission, owners) = (&p.flags, &self.admission, &self.owners);
             let veto = |v: PageId| {
@@ -231,7 +233,7 @@ impl<P: Policy> Engine<P> {
             vetoed = count.get();
             p.m.swap_vetoes += vetoed;
             victim
-        } else if full || self.scope == Scope::None {
+        } else if full || closed || self.scope == Scope::None {
             let flags = &p.flags;
             let pinned = |v: PageId| pages::pinned(flags, v);
             self.policy.select_victim(&ReclaimCtx { swap_full: true, unevictable: Some(&pinned) })
@@ -245,7 +247,7 @@ impl<P: Policy> Engine<P> {
                 self.resident -= 1;
                 Ok(Ok((io, file)))
             }
-            None if self.scope == Scope::None || vetoed > 0 => Ok(Err(Shortfall::Vetoed)),
+            None if self.scope == Scope::None || vetoed > 0 || closed => Ok(Err(Shortfall::Vetoed)),
             None if full => Ok(Err(Shortfall::SwapFull)),
             None => Ok(Err(Shortfall::Nothing)),
         }

@@ -10,11 +10,14 @@
 //!   without swap space). `PerPage` is asked page by page.
 //! - A veto is not "swap is full": a policy that chooses which type to scan (linux-2q) still scans
 //!   anon when swap has room, and only skips the vetoed pages.
+//! - `closed` says that no page may go now (every `admits` would say no): the reclaim then skips
+//!   anon pages as a type, as with swap full, and a shortfall is still `Vetoed`.
 //! - `admits` sees the page and its owner (`Owners`: which process holds each page, with that
 //!   process's state), nothing else; it must not change state (it may be asked many times).
 //!
 //! One file per admission plus one line in `admissions!`.
 
+mod a2s;
 mod adj_limit;
 pub(crate) mod all;
 mod off;
@@ -38,26 +41,81 @@ pub enum Scope {
 }
 
 /// What an admission knows of a process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OwnerState {
     /// Its importance (`oom_score_adj`): 0 foreground, 900+ cached.
     pub adj: i32,
     pub alive: bool,
+    /// Its launch history, for a process the user launches (an app); `None` for the others
+    /// (system processes, the home launcher, processes no framework assigned).
+    pub reuse: Option<Reuse>,
 }
+
+impl OwnerState {
+    /// A process with no launch history.
+    pub fn new(adj: i32, alive: bool) -> Self {
+        OwnerState { adj, alive, reuse: None }
+    }
+}
+
+/// An app's launches so far and its *current* average reuse distance: the mean over its reuse
+/// distances so far and one more, as if it were launched now (A2S's LVSP, section 4.2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reuse {
+    pub launches: u32,
+    /// By unit (`ReuseUnit as usize`): other launches in between; distinct other apps in between.
+    pub now: [f64; 2],
+}
+
+/// How a reuse distance is counted: the A2S paper defines it in launches between two launches of
+/// an app (section 4.2), while its Table 1 averages look like distinct apps between (the LRU stack
+/// distance); both are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReuseUnit {
+    Launches = 0,
+    Apps = 1,
+}
+
+impl Reuse {
+    /// The current average: `n` distances averaging `mean`, and `since` counted since the last
+    /// launch, as if it were launched now: (n × mean + since) / (n + 1).
+    pub fn current(n: u32, mean: f64, since: f64) -> f64 {
+        (n as f64 * mean + since) / (n as f64 + 1.0)
+    }
+}
+
+/// Tag of an `of_page` entry naming a set of owners (`Owners::sets`) rather than one process.
+pub const SHARED: u32 = 1 << 31;
 
 /// Which process owns each page, and each process's state. Empty at the page level unless the
 /// trace says (pages then have no owner, and admissions treat them as their default).
 #[derive(Debug, Clone, Default)]
 pub struct Owners {
+    /// The owning process of each page, or `SHARED | i`: the page is shared by `sets[i]`.
     pub of_page: Vec<u32>,
     pub procs: Vec<OwnerState>,
+    /// Sets of processes sharing pages (each page released when all of them are gone).
+    pub sets: Vec<Vec<u32>>,
+    /// Live apps as Android counts them (foreground, previous, home, services, cached).
+    pub live_apps: u32,
 }
 
 impl Owners {
-    /// The state of the process owning `page`, if known.
+    /// The state of the process owning `page`, if known (the first of a shared page's owners).
     #[inline]
     pub fn of(&self, page: PageId) -> Option<&OwnerState> {
-        self.of_page.get(page as usize).and_then(|&o| self.procs.get(o as usize))
+        self.owners_of(page).first().and_then(|&o| self.procs.get(o as usize))
+    }
+
+    /// The processes owning `page`: none if unknown, one, or a shared page's set.
+    #[inline]
+    pub fn owners_of(&self, page: PageId) -> &[u32] {
+        match self.of_page.get(page as usize) {
+            None => &[],
+            Some(&o) if o & SHARED != 0 => self.sets.get((o & !SHARED) as usize).map_or(&[], |s| s.as_slice()),
+            Some(o) => std::slice::from_ref(o),
+        }
     }
 }
 
@@ -66,6 +124,12 @@ pub trait SwapAdmission: Send {
     fn scope(&self) -> Scope;
     /// Whether dirty anon `page` may be written to swap now.
     fn admits(&self, page: PageId, owners: &Owners) -> bool;
+    /// Whether no page at all may be written now, whatever the page (A2S's ESS). The reclaim then
+    /// runs as with swap off: anon pages are skipped as a type, not vetoed one by one (a veto of
+    /// every page would cost a scan of every anon page per reclaim).
+    fn closed(&self, _owners: &Owners) -> bool {
+        false
+    }
 }
 
 /// How an admission is built from its typed parameters.
@@ -103,6 +167,7 @@ macro_rules! admissions {
 admissions! {
     "all" => all::All : "every dirty anon page a policy offers goes to swap (Linux)",
     "off" => off::Off : "no page goes to swap: swap is off (anon pages stay until their process dies)",
+    "a2s" => a2s::A2s : "A2S (Kim et al.): no swap-out while t_live or more apps live (ESS); otherwise a page goes only if an owner's current average reuse distance is below t_reuse (LVSP)",
     "adj-limit" => adj_limit::AdjLimit : "pages of processes less important than max_adj stay resident: the killer will take them, swapping them only costs writes",
 }
 

@@ -141,6 +141,7 @@ impl<P: Policy> Sim<'_, P> {
         }
         self.w.fg = Some(pid);
         let cold = !self.w.procs[pid].alive;
+        self.w.history.launch(app);
         {
             let p = &mut self.w.procs[pid];
             p.alive = true;

@@ -10,10 +10,11 @@
 //! on the devices without anyone waiting, so a later read may queue behind them.
 //!
 //! The rooms: `setup` (processes, page ids, devices, killer, admission: the `World`), `procs`
-//! (importance, kills, page-id ranges), `io` (device queues, stall), `reclaim` (kswapd, direct
+//! (importance, kills, page-id ranges), `history` (launches and reuse distances), `io` (device queues, stall), `reclaim` (kswapd, direct
 //! reclaim, the killer, zram writeback), `launch` (touches, launches, sessions, background work,
 //! the clock), `report` (meters, energy, wear, the conservation checks).
 
+mod history;
 mod io;
 mod launch;
 mod procs;
@@ -33,6 +34,7 @@ use crate::error::Result;
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
 use crate::trace::gen::Rng;
 use crate::trace::PageSpace;
+use history::History;
 use io::{Devices, Stall};
 use procs::Proc;
 use std::time::Instant;
@@ -68,6 +70,8 @@ struct World<'a> {
     ranges: Ranges,
     fg: Option<usize>,
     prev_fg: Option<usize>,
+    /// Each app's launches and reuse distances (the swap admission reads them).
+    history: History,
     io: Devices,
     rng: Rng,
     /// Page touches so far (the engine's access index).

@@ -154,8 +154,10 @@ impl<P: Policy> Sim<'_, P> {
         let p = &mut self.w.procs[pid];
         p.alive = false;
         p.anon_alloc = 0;
-        self.e.owners_mut().procs[pid].alive = false;
         let (a0, n) = (p.anon0, p.anon_n);
+        let live = self.live_count();
+        self.e.owners_mut().procs[pid].alive = false;
+        self.e.owners_mut().live_apps = live;
         for page in a0..a0 + n {
             self.e.release(page, ANON);
         }
@@ -227,12 +229,22 @@ impl<P: Policy> Sim<'_, P> {
         self.sync_owners();
     }
 
-    /// Tells the swap admission the processes' importance and liveness.
+    /// Tells the swap admission the processes' importance, liveness and launch history, and how
+    /// many apps are alive.
     pub(super) fn sync_owners(&mut self) {
-        let states = &mut self.e.owners_mut().procs;
-        for (s, p) in states.iter_mut().zip(&self.w.procs) {
-            *s = OwnerState { adj: p.adj, alive: p.alive };
+        let live = self.live_count();
+        let owners = self.e.owners_mut();
+        for (s, p) in owners.procs.iter_mut().zip(&self.w.procs) {
+            *s = OwnerState { adj: p.adj, alive: p.alive, reuse: p.app.map(|a| self.w.history.reuse(a)) };
         }
+        owners.live_apps = live;
+    }
+
+    /// Live apps as Android counts them (the A2S paper's N_live, at most 22 on its phone):
+    /// processes alive at an app's importance (foreground 0 … cached 999), the home launcher and
+    /// services included, system processes (negative adj) not.
+    pub(super) fn live_count(&self) -> u32 {
+        self.w.procs.iter().filter(|p| p.alive && (0..NOT_STARTED_ADJ).contains(&p.adj)).count() as u32
     }
 
     pub(super) fn live_apps(&self) -> u32 {

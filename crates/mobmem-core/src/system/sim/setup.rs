@@ -152,10 +152,10 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
     let admission = swap::admission::effective(&phone.swap_admission, io.swap.is_some());
     let (admission, _) = swap::admission::build(admission, &phone.swap_admission_params)?;
-    let states = procs.iter().map(|p| OwnerState { adj: p.adj, alive: p.alive }).collect();
+    let states = procs.iter().map(|p| OwnerState::new(p.adj, p.alive)).collect();
     let spec = EngineSpec {
         kinds,
-        owners: Owners { of_page: pids, procs: states },
+        owners: Owners { of_page: pids, procs: states, ..Owners::default() },
         costs,
         zram: backend.as_ref().and_then(|b| b.compression_ratio()),
         // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
@@ -178,6 +178,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         ranges,
         fg: None,
         prev_fg: None,
+        history: super::History::new(r.usage.apps.len()),
         io,
         rng: Rng::new(r.seed),
         index: 0,

@@ -1,0 +1,78 @@
+//! A2S (ESS + LVSP) on a phone, end to end, with the conservation checks on: its limits are the
+//! plain swap (nothing vetoed) and no swap-out at all, and in between it writes less.
+
+use mobmem_core::system::{Library, PhoneJob, PhoneResult, UsageSpec};
+
+fn run(admission: &str, params: &str) -> PhoneResult {
+    let mut o = toml::Table::new();
+    // The paper's Large-like usage on its phone: 1.5 GB, a 1 GB swap file on flash.
+    for (k, v) in [("dram", "1536MiB"), ("swap", "emmc-inand"), ("swap_size", "1GiB"), ("swap_admission", admission)] {
+        o.insert(k.into(), v.into());
+    }
+    o.insert("swap_admission_params".into(), toml::from_str::<toml::Table>(params).unwrap().into());
+    let usage = UsageSpec::Synthetic { apps: 36, launches: 256, reuse: 6.10, seed: 3, gap_s: 23.0 };
+    Library::builtin().run(&PhoneJob { phone: "nexus5".into(), overrides: o, usage, seed: 3, checks: true }).unwrap()
+}
+
+fn same_run(a: &PhoneResult, b: &PhoneResult) {
+    let j = |x: &PhoneResult| {
+        let mut v = serde_json::to_value(x).unwrap();
+        for k in ["config", "wall_time_s", "accesses_per_s"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(j(a), j(b));
+}
+
+#[test]
+fn with_both_parts_off_a2s_is_plain_swap() {
+    // The paper's INT_MAX for both thresholds: ESS never fires, LVSP admits every page.
+    let off = run("a2s", "t_live = 2147483647\nt_reuse = 2147483647.0");
+    let all = run("all", "");
+    assert!(all.pages.swap_outs > 0, "the scenario must swap");
+    assert_eq!(off.pages.swap_vetoes, 0);
+    same_run(&off, &all);
+}
+
+#[test]
+fn t_live_zero_never_swaps_out() {
+    let r = run("a2s", "t_live = 0");
+    assert_eq!(r.pages.swap_outs, 0);
+    assert!(r.pages.reclaims_swap_closed > 0);
+}
+
+#[test]
+fn a2s_writes_less_than_plain_swap() {
+    let (a2s, all) = (run("a2s", ""), run("all", ""));
+    eprintln!(
+        "a2s: {} swap-outs, {} vetoes, {} closed reclaims, {} resumes; all: {} swap-outs, {} resumes",
+        a2s.pages.swap_outs,
+        a2s.pages.swap_vetoes,
+        a2s.pages.reclaims_swap_closed,
+        a2s.meters.resumed,
+        all.pages.swap_outs,
+        all.meters.resumed
+    );
+    assert!(a2s.pages.swap_vetoes + a2s.pages.reclaims_swap_closed > 0);
+    assert!(a2s.pages.swap_outs < all.pages.swap_outs, "{} vs {}", a2s.pages.swap_outs, all.pages.swap_outs);
+    assert_eq!(a2s.config.swap_admission_params["t_live"], 18);
+    assert_eq!(a2s.config.swap_admission_params["reuse"], "launches");
+}
+
+#[test]
+fn each_part_alone_vetoes_and_bad_params_are_named() {
+    let ess = run("a2s", "t_reuse = inf");
+    let lvsp = run("a2s", "t_live = 2147483647");
+    assert!(ess.pages.reclaims_swap_closed > 0 && ess.pages.swap_vetoes == 0);
+    assert!(lvsp.pages.swap_vetoes > 0 && lvsp.pages.reclaims_swap_closed == 0);
+    let mut o = toml::Table::new();
+    o.insert("swap_admission".into(), "a2s".into());
+    o.insert("swap_admission_params".into(), toml::from_str::<toml::Table>("t_reuse = -2.0").unwrap().into());
+    let usage = UsageSpec::Synthetic { apps: 12, launches: 20, reuse: 2.0, seed: 1, gap_s: 23.0 };
+    let e = Library::builtin()
+        .run(&PhoneJob { phone: "nexus5".into(), overrides: o, usage, seed: 1, checks: false })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("t_reuse") && e.contains("-2"), "{e}");
+}
