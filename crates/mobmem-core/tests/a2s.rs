@@ -76,3 +76,23 @@ fn each_part_alone_vetoes_and_bad_params_are_named() {
         .to_string();
     assert!(e.contains("t_reuse") && e.contains("-2"), "{e}");
 }
+
+#[test]
+fn every_slot_written_ends_with_a_lifetime_or_is_valid_at_the_end() {
+    for r in [run("all", ""), run("a2s", "t_live = 2147483647")] {
+        let l = &r.meters.swap_lifetimes;
+        assert_eq!(l.written, r.pages.swap_outs);
+        assert_eq!(l.ended + l.valid_at_end, l.written);
+        assert!(l.ended > 0, "the scenario must free slots");
+        assert!(l.cdf.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "{:?}", l.cdf);
+        let last = l.cdf.last().unwrap().1;
+        assert!(last <= l.ended as f64 / l.written as f64 + 1e-12);
+        // A slot lives no longer than the run.
+        assert!(l.mean_ended_s.unwrap() <= r.meters.sim_time_s);
+        // CPU: the system time is its parts, user time the launches' CPU.
+        let c = &r.meters.cpu;
+        assert!((c.system_s - (c.swap_s + c.reclaim_s + c.fault_s + c.kill_s)).abs() < 1e-9);
+        let user: f64 = r.launches.iter().map(|l| l.cpu_ms).sum::<f64>() / 1e3;
+        assert!((c.user_s - user).abs() < 1e-9 && c.swap_s > 0.0);
+    }
+}

@@ -15,7 +15,7 @@ mod run;
 mod tiered;
 
 use crate::swap::{Owners, Scope, SwapAdmission};
-pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall};
+pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
 pub(crate) use run::parallel;
@@ -119,6 +119,31 @@ impl<P: Policy> Engine<P> {
                 self.wb.next = self.wb.next.saturating_add(skip.saturating_mul(self.wb.every));
             }
         }
+    }
+
+    /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`.
+    pub fn with_lifetimes(mut self) -> Self {
+        let n = self.pages.flags.len();
+        self.pages.life = Some(pages::Lifetimes { born: vec![0; n], ended: Vec::new(), now: 0 });
+        self
+    }
+
+    /// The tick (e.g. simulated ns) of what happens next, for swap-entry lifetimes.
+    #[inline]
+    pub fn set_now(&mut self, tick: u64) {
+        if let Some(l) = &mut self.pages.life {
+            l.now = tick;
+        }
+    }
+
+    /// Swap-entry lifetimes so far: of the slots freed, and the ages of those still valid.
+    pub fn lifetimes(&self) -> Option<SwapLifetimes> {
+        let l = self.pages.life.as_ref()?;
+        let alive = (self.pages.flags.iter().zip(&l.born))
+            .filter(|(&f, _)| f & pages::SWAP_VALID != 0)
+            .map(|(_, &b)| l.now.saturating_sub(b))
+            .collect();
+        Some(SwapLifetimes { ended: l.ended.clone(), alive })
     }
 
     /// Consults `admission` for the dirty anon pages a policy offers; `owners` is what it may see

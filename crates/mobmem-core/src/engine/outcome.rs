@@ -145,3 +145,11 @@ pub struct Held {
     /// Pages in memory or in swap (a page in both — the swap cache — counts once).
     pub either: u64,
 }
+
+/// Swap-entry lifetimes (`Engine::lifetimes`), in the caller's ticks: every slot written is either
+/// in `ended` (freed: its page was written again, or its owner died) or in `alive` (its age now).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SwapLifetimes {
+    pub ended: Vec<u64>,
+    pub alive: Vec<u64>,
+}

@@ -79,10 +79,20 @@ pub struct Pages {
     /// written or read (in idle marks; `None` without writeback).
     pub backed: u64,
     pub idle: Option<Idle>,
+    /// Swap-entry lifetimes, when asked for (`Engine::with_lifetimes`).
+    pub life: Option<Lifetimes>,
     pub m: Meters,
 }
 
 const NO: u32 = u32::MAX;
+
+/// Swap-entry lifetimes in the caller's ticks: when each page's slot was written, and how long
+/// each freed slot lived (from its write until the page was written again or its owner died).
+pub struct Lifetimes {
+    pub born: Vec<u64>,
+    pub ended: Vec<u64>,
+    pub now: u64,
+}
 
 /// zram's idle tracking (`/sys/block/zram0/idle`): each copy's last write or read, in marks.
 pub struct Idle {
@@ -166,6 +176,7 @@ impl Pages {
             file_resident: 0,
             backed: 0,
             idle: None,
+            life: None,
             m: Meters::default(),
         }
     }
@@ -175,6 +186,9 @@ impl Pages {
     #[inline(never)]
     fn free_slot(&mut self, id: usize) {
         self.swap_used -= 1;
+        if let Some(l) = &mut self.life {
+            l.ended.push(l.now.saturating_sub(l.born[id]));
+        }
         if self.flags[id] & BACKED != 0 {
             self.flags[id] &= !BACKED;
             self.backed -= 1;
@@ -260,6 +274,9 @@ impl Pages {
                 self.m.swap_outs += 1;
                 if let Some(i) = &mut self.idle {
                     i.stamp[v as usize] = i.epoch;
+                }
+                if let Some(l) = &mut self.life {
+                    l.born[v as usize] = l.now;
                 }
                 EvictIo::SwapWrite
             } else {

@@ -119,6 +119,10 @@ pub struct SystemMeters {
     pub direct_reclaims: u64,
     pub direct_reclaim_pages: u64,
     pub energy: SystemEnergy,
+    /// CPU time: the apps' at starts and resumes (user), the kernel's (system; `cpu`).
+    pub cpu: super::cpu::CpuTime,
+    /// Swap-entry lifetimes (slots written, freed, still valid at the end; CDF in seconds).
+    pub swap_lifetimes: super::cpu::LifetimeSummary,
     /// Simulated time from the first launch to the end of the last session, s.
     pub sim_time_s: f64,
     /// Page touches generated (launches, sessions, background work).

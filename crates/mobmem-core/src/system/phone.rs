@@ -227,6 +227,9 @@ pub struct Phone {
     pub write_amplification: f64,
     #[serde(default)]
     pub ux: UxThresholds,
+    /// Kernel CPU time per event, for the user / system split (`cpu`; assumed costs).
+    #[serde(default)]
+    pub kernel: super::cpu::KernelCpu,
     #[serde(default)]
     pub system: Vec<SystemProcess>,
     #[serde(default)]
@@ -367,6 +370,7 @@ impl Phone {
         super::killer::resolved_params(&self.killer, &self.killer_params)?;
         crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         self.ux.validate()?;
+        self.kernel.validate()?;
         let pos = |f: &str, v: f64| {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::config(f, format!("{v:?} must be a finite number ≥ 0")));

@@ -28,6 +28,8 @@ pub(super) struct Devices {
     pub backing_write_pages: u64,
     pub file_read_pages: u64,
     pub file_write_pages: u64,
+    /// CPU time of an on-CPU swap backend (zram's compression and decompression), ns.
+    pub cpu_ns: f64,
 }
 
 impl Devices {
@@ -44,6 +46,7 @@ impl Devices {
             backing_write_pages: 0,
             file_read_pages: 0,
             file_write_pages: 0,
+            cpu_ns: 0.0,
         }
     }
 
@@ -56,6 +59,7 @@ impl Devices {
         self.backing_write_pages = 0;
         self.file_read_pages = 0;
         self.file_write_pages = 0;
+        self.cpu_ns = 0.0;
     }
 
     /// Queues a request of `pages` at `t` (requests counted in `m`); returns when it completes.
@@ -69,6 +73,7 @@ impl Devices {
         let end = if matches!(dev, DevRef::Swap) && self.swap_on_cpu {
             // zram compresses and decompresses on the CPU of the task that swaps (per-CPU
             // streams): a swap-in does not wait behind kswapd's compression.
+            self.cpu_ns += service;
             t + service
         } else {
             let q = d.q;

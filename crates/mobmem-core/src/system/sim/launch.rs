@@ -14,6 +14,7 @@ impl<P: Policy> Sim<'_, P> {
     /// One touch by the task at `*clock`; its I/O waits advance the clock.
     pub(super) fn touch(&mut self, page: PageId, op: Op, clock: &mut f64, w: &mut Waits) -> Result<()> {
         self.w.m.touches += 1;
+        self.e.set_now(*clock as u64);
         if self.e.would_hit(page, op) {
             return self.e.access(page, op, self.w.index).map(|_| self.w.index += 1);
         }
@@ -142,6 +143,7 @@ impl<P: Policy> Sim<'_, P> {
         self.w.fg = Some(pid);
         let cold = !self.w.procs[pid].alive;
         self.w.history.launch(app);
+        self.e.set_now(start as u64);
         {
             let p = &mut self.w.procs[pid];
             p.alive = true;

@@ -42,7 +42,8 @@ impl EngineSpec {
         if let Some((every, limit)) = self.writeback {
             e = e.with_writeback(every, limit, false);
         }
-        Ok(e.with_admission(self.admission, self.owners))
+        // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
+        Ok(e.with_admission(self.admission, self.owners).with_lifetimes())
     }
 }
 

@@ -1,0 +1,148 @@
+//! Where a run's CPU time goes (the A2S paper's Fig. 11, from `/proc/stat`): user time is the
+//! apps' own work at starts and resumes (the launch CPU times of the app catalog); system time is
+//! the kernel's, counted per event at the costs of `KernelCpu`, plus the time a CPU-side swap
+//! backend (zram) spends compressing and decompressing. The foreground sessions' own CPU is the
+//! same whatever the memory does, and is not modelled.
+//!
+//! The per-event costs are assumptions (no paper measures them; docs/SYSTEM.md): what ratios of
+//! system time depend on, the reproduction prints with the costs halved and doubled.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Kernel CPU time per event, µs. Assumed orders of magnitude for a 2013–2016 ARM phone core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct KernelCpu {
+    /// A page written to swap: unmap, swap cache, block request (device time not included).
+    pub swap_out_us: f64,
+    /// A page read from swap: fault, swap cache, block request.
+    pub swap_in_us: f64,
+    /// A page reclaimed (file or anon): the LRU scan and unmap around it.
+    pub reclaim_us: f64,
+    /// A page fault served from a file or by zero-fill (I/O not included).
+    pub fault_us: f64,
+    /// A process killed: exit and the freeing of its pages.
+    pub kill_us: f64,
+}
+
+impl Default for KernelCpu {
+    fn default() -> Self {
+        KernelCpu { swap_out_us: 10.0, swap_in_us: 8.0, reclaim_us: 1.0, fault_us: 2.0, kill_us: 5000.0 }
+    }
+}
+
+impl KernelCpu {
+    pub fn validate(&self) -> Result<()> {
+        let f = [
+            ("swap_out_us", self.swap_out_us),
+            ("swap_in_us", self.swap_in_us),
+            ("reclaim_us", self.reclaim_us),
+            ("fault_us", self.fault_us),
+            ("kill_us", self.kill_us),
+        ];
+        for (name, v) in f {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::config(format!("kernel.{name}"), format!("{v} is not a time ≥ 0 µs")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The events a run's system time is counted from.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KernelEvents {
+    pub swap_outs: u64,
+    pub swap_ins: u64,
+    pub reclaimed: u64,
+    pub faults: u64,
+    pub kills: u64,
+    /// CPU time of a CPU-side swap backend (zram), s.
+    pub backend_s: f64,
+}
+
+/// A run's CPU time, s.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CpuTime {
+    pub user_s: f64,
+    pub system_s: f64,
+    /// The system time's parts, s.
+    pub swap_s: f64,
+    pub reclaim_s: f64,
+    pub fault_s: f64,
+    pub kill_s: f64,
+}
+
+impl CpuTime {
+    pub fn new(user_s: f64, k: &KernelCpu, e: &KernelEvents) -> CpuTime {
+        let us = 1e-6;
+        let swap_s = (e.swap_outs as f64 * k.swap_out_us + e.swap_ins as f64 * k.swap_in_us) * us + e.backend_s;
+        let reclaim_s = e.reclaimed as f64 * k.reclaim_us * us;
+        let fault_s = e.faults as f64 * k.fault_us * us;
+        let kill_s = e.kills as f64 * k.kill_us * us;
+        CpuTime { user_s, system_s: swap_s + reclaim_s + fault_s + kill_s, swap_s, reclaim_s, fault_s, kill_s }
+    }
+}
+
+/// Swap-entry lifetimes (the A2S paper's Figs. 1 and 10): each slot from its write until it is
+/// freed (its page written again, or its owner killed), or still valid at the end.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LifetimeSummary {
+    pub written: u64,
+    pub ended: u64,
+    pub valid_at_end: u64,
+    /// (seconds, share of the slots written whose lifetime ended within that time).
+    pub cdf: Vec<(f64, f64)>,
+    pub mean_ended_s: Option<f64>,
+}
+
+/// Where the CDF is given, s: the paper's marks (60, 1,000, 2,000, 4,000) and a few more.
+pub const LIFETIME_POINTS_S: [f64; 9] = [10.0, 60.0, 300.0, 1000.0, 2000.0, 4000.0, 6000.0, 10000.0, 86400.0];
+
+impl LifetimeSummary {
+    /// From lifetimes in ns (`Engine::lifetimes`).
+    pub fn new(ended_ns: &[u64], alive: usize) -> LifetimeSummary {
+        let written = (ended_ns.len() + alive) as u64;
+        let mut s: Vec<u64> = ended_ns.to_vec();
+        s.sort_unstable();
+        let cdf = LIFETIME_POINTS_S
+            .iter()
+            .map(|&x| {
+                let n = s.partition_point(|&v| (v as f64) * 1e-9 <= x);
+                (x, if written > 0 { n as f64 / written as f64 } else { 0.0 })
+            })
+            .collect();
+        let mean = (!s.is_empty()).then(|| s.iter().map(|&v| v as f64 * 1e-9).sum::<f64>() / s.len() as f64);
+        LifetimeSummary { written, ended: s.len() as u64, valid_at_end: alive as u64, cdf, mean_ended_s: mean }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_time_adds_up_its_parts() {
+        let e =
+            KernelEvents { swap_outs: 1000, swap_ins: 500, reclaimed: 2000, faults: 3000, kills: 2, backend_s: 0.5 };
+        let c = CpuTime::new(7.0, &KernelCpu::default(), &e);
+        assert!((c.swap_s - (0.01 + 0.004 + 0.5)).abs() < 1e-12);
+        assert!((c.system_s - (c.swap_s + 0.002 + 0.006 + 0.01)).abs() < 1e-12);
+        assert_eq!(c.user_s, 7.0);
+        let bad = KernelCpu { kill_us: -1.0, ..KernelCpu::default() };
+        assert!(bad.validate().unwrap_err().to_string().contains("kernel.kill_us"));
+    }
+
+    #[test]
+    fn lifetime_cdf_counts_every_slot_written() {
+        let s = LifetimeSummary::new(&[5_000_000_000, 59_000_000_000, 61_000_000_000, 5_000_000_000_000], 6);
+        assert_eq!((s.written, s.ended, s.valid_at_end), (10, 4, 6));
+        assert_eq!(s.cdf[0], (10.0, 0.1));
+        assert_eq!(s.cdf[1], (60.0, 0.2));
+        assert_eq!(s.cdf[2], (300.0, 0.3));
+        assert_eq!(s.cdf[7], (10000.0, 0.4));
+        assert!(s.cdf.windows(2).all(|w| w[0].1 <= w[1].1));
+        assert_eq!(LifetimeSummary::new(&[], 0).cdf[0].1, 0.0);
+    }
+}
