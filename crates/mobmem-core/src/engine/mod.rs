@@ -43,6 +43,16 @@ pub(crate) struct Engine<P> {
     /// Page traces: the access at which the next round is due (`u64::MAX`: none, or the caller
     /// drives the rounds by time).
     wb_due_access: u64,
+    /// Pages the admission vetoed, parked off the policy's lists until the owners' state changes
+    /// (`owners_changed`) or the page is touched — Linux's unevictable list, which holds pages that
+    /// reclaim cannot take until their state changes. Without it a policy would walk the same
+    /// vetoed pages at every reclaim (A2S with a low T_reuse vetoes most anon pages).
+    parked: Vec<bool>,
+    parked_list: Vec<PageId>,
+    /// Pages parked now.
+    parked_n: u64,
+    /// Scratch for the pages one reclaim vetoed.
+    vetoed: Vec<PageId>,
 }
 
 /// When zram writes back: every `every` ticks (accesses for page traces, ns at the system level)
@@ -72,6 +82,10 @@ impl<P: Policy> Engine<P> {
             owners: Owners::default(),
             wb: WritebackSchedule::OFF,
             wb_due_access: u64::MAX,
+            parked: Vec::new(),
+            parked_list: Vec::new(),
+            parked_n: 0,
+            vetoed: Vec::new(),
         }
     }
 
@@ -150,6 +164,9 @@ impl<P: Policy> Engine<P> {
     /// (the caller keeps the processes' states current through `owners_mut`).
     pub fn with_admission(mut self, admission: Box<dyn SwapAdmission>, owners: Owners) -> Self {
         self.scope = admission.scope();
+        if self.scope == Scope::PerPage {
+            self.parked = vec![false; self.pages.flags.len()];
+        }
         self.admission = admission;
         self.owners = owners;
         self
@@ -160,9 +177,46 @@ impl<P: Policy> Engine<P> {
         &self.owners
     }
 
-    /// The page owners' states, for the caller to keep current (the admission reads them).
+    /// The page owners' states, for the caller to keep current (the admission reads them); call
+    /// `owners_changed` after.
     pub fn owners_mut(&mut self) -> &mut Owners {
         &mut self.owners
+    }
+
+    /// The owners' state changed: the admission may decide otherwise now, so the parked pages
+    /// go back to the policy (as pages just brought in).
+    pub fn owners_changed(&mut self, index: usize) {
+        let list = std::mem::take(&mut self.parked_list);
+        for &v in &list {
+            self.unpark(v, index);
+        }
+        self.parked_list = list;
+        self.parked_list.clear();
+    }
+
+    #[cold]
+    fn unpark(&mut self, v: PageId, index: usize) {
+        if std::mem::take(&mut self.parked[v as usize]) {
+            self.parked_n -= 1;
+            let a = Access { page: v, op: Op::Read, index, anon: true };
+            self.policy.on_miss(&a);
+            self.policy.on_insert(&a);
+        }
+    }
+
+    /// Takes the pages the last reclaim vetoed off the policy's lists.
+    fn park_vetoed(&mut self) {
+        for i in 0..self.vetoed.len() {
+            let v = self.vetoed[i];
+            let f = self.pages.flags[v as usize];
+            if !self.parked[v as usize] && f & pages::RESIDENT != 0 {
+                self.policy.on_remove(v);
+                self.parked[v as usize] = true;
+                self.parked_n += 1;
+                self.parked_list.push(v);
+            }
+        }
+        self.vetoed.clear();
     }
 
     /// Whether the policy is kept from `a`'s page: anon pages when nothing may go to swap.
@@ -247,16 +301,22 @@ impl<P: Policy> Engine<P> {
         let closed = self.scope == Scope::PerPage && !full && self.admission.closed(&self.owners);
         p.m.reclaims_swap_closed += closed as u64;
         let victim = if self.scope == Scope::PerPage && !full && !closed {
-            let count = std::cell::Cell::new(0u64);
+            let out = std::cell::RefCell::new(std::mem::take(&mut self.vetoed));
             let (flags, admission, owners) = (&p.flags, &self.admission, &self.owners);
             let veto = |v: PageId| {
                 let no = pages::pinned(flags, v) && !admission.admits(v, owners);
-                count.set(count.get() + no as u64);
+                if no {
+                    out.borrow_mut().push(v);
+                }
                 no
             };
             let victim = self.policy.select_victim(&ReclaimCtx { swap_full: false, unevictable: Some(&veto) });
-            vetoed = count.get();
-            p.m.swap_vetoes += vetoed;
+            self.vetoed = out.into_inner();
+            vetoed = self.vetoed.len() as u64;
+            self.pages.m.swap_vetoes += vetoed;
+            if vetoed > 0 {
+                self.park_vetoed();
+            }
             victim
         } else if full || closed || self.scope == Scope::None {
             let flags = &p.flags;
@@ -272,7 +332,10 @@ impl<P: Policy> Engine<P> {
                 self.resident -= 1;
                 Ok(Ok((io, file)))
             }
-            None if self.scope == Scope::None || vetoed > 0 || closed => Ok(Err(Shortfall::Vetoed)),
+            // Parked pages are vetoed pages too.
+            None if self.scope == Scope::None || vetoed > 0 || closed || self.parked_n > 0 => {
+                Ok(Err(Shortfall::Vetoed))
+            }
             None if full => Ok(Err(Shortfall::SwapFull)),
             None => Ok(Err(Shortfall::Nothing)),
         }
@@ -308,8 +371,10 @@ impl<P: Policy> Engine<P> {
     /// `kind` (`ANON` or `FILE_FIXED`), never touched.
     pub fn release(&mut self, page: PageId, kind: u8) {
         let f = self.pages.flags[page as usize];
+        let parked = self.parked.get_mut(page as usize).is_some_and(std::mem::take);
+        self.parked_n -= parked as u64;
         if f & pages::RESIDENT != 0 {
-            if !self.hidden(f & ANON != 0) {
+            if !self.hidden(f & ANON != 0) && !parked {
                 self.policy.on_remove(page);
             }
             self.resident -= 1;
@@ -424,7 +489,10 @@ impl<P: Policy> Engine<P> {
             if a.op.is_write() {
                 self.pages.write_touch(a.page as usize);
             }
-            if !self.hidden(a.anon) {
+            if self.parked.get(page as usize).copied().unwrap_or(false) {
+                // A parked page is touched: back on the policy's lists, as a page just brought in.
+                self.unpark(page, index);
+            } else if !self.hidden(a.anon) {
                 self.policy.on_hit(&a);
             }
             Ok(Outcome::HIT)

@@ -171,6 +171,16 @@ impl PolicyVisitor for &Vetoing {
                 Err(x) => return Err(format!("{name}: {x}")),
             }
             e.check().map_err(|x| format!("{name} at {i}: {x}"))?;
+            if i % 500 == 499 {
+                // The owners' state changed: parked pages go back to the policy.
+                e.owners_changed(i);
+            }
+            if i % 700 == 699 {
+                // A process dies: its pages leave, parked or not.
+                for p in (i as u32 % 40)..(i as u32 % 40) + 6 {
+                    e.release(p, ANON);
+                }
+            }
         }
         for p in (1..80).step_by(2) {
             if e.holds(p..p + 1).swapped > 0 {
@@ -210,6 +220,14 @@ fn vetoed_and_swap_full_are_distinct_shortfalls() {
     let r = e.reclaim(1, 4).unwrap();
     assert_eq!((r.evicted.pages(), r.short), (0, Some(Shortfall::Vetoed)));
     assert!(e.meters().swap_vetoes >= 4);
+    // The vetoed pages are parked: the next reclaim does not ask again, and says vetoed.
+    let asked = e.meters().swap_vetoes;
+    assert_eq!(e.reclaim(1, 4).unwrap().short, Some(Shortfall::Vetoed));
+    assert_eq!(e.meters().swap_vetoes, asked);
+    // Until the owners change: then they are offered, and vetoed, again.
+    e.owners_changed(4);
+    assert_eq!(e.reclaim(1, 4).unwrap().short, Some(Shortfall::Vetoed));
+    assert!(e.meters().swap_vetoes >= asked + 4);
     // An admitted page among them goes; then only vetoed ones are left.
     e.release(7, ANON);
     e.access(2, Op::Write, 5).unwrap();

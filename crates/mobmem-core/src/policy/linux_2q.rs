@@ -15,8 +15,7 @@
 //!    (`shrink_active_list`).
 //! 3. The inactive tail is scanned (`folio_check_references`): a page whose access bit is set is kept
 //!    once (PG_referenced set, rotated) and activated the next time it is found referenced, or at
-//!    once if it is executable file; a page not referenced is the victim. A page the swap
-//!    admission keeps out of swap is activated at a cost to its type (`activate_locked`).
+//!    once if it is executable file; a page not referenced is the victim.
 //!
 //! Costs (`lru_note_cost`): an activation during reclaim adds 1 to its type's cost, a refault that
 //! activates adds 32 (SWAP_CLUSTER_MAX); both halve when their sum exceeds a quarter of the LRU.
@@ -193,17 +192,7 @@ impl Linux2q {
                 continue;
             }
             if !ctx.evictable(t) {
-                if ctx.swap_full() {
-                    self.links.move_to_front(&mut self.lists[inactive], t);
-                } else {
-                    // Kept out of swap by the swap admission: activated, as shrink_folio_list's
-                    // activate_locked when a folio cannot go to swap, at a cost to its type, so
-                    // the scan leans to file pages instead of walking the same vetoed pages.
-                    self.take(t);
-                    self.put(active, t);
-                    self.age += 1;
-                    self.note_cost(file, 1);
-                }
+                self.links.move_to_front(&mut self.lists[inactive], t);
                 continue;
             }
             self.take(t);

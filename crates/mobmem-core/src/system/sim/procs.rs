@@ -158,6 +158,7 @@ impl<P: Policy> Sim<'_, P> {
         let live = self.live_count();
         self.e.owners_mut().procs[pid].alive = false;
         self.e.owners_mut().live_apps = live;
+        self.e.owners_changed(self.w.index);
         for page in a0..a0 + n {
             self.e.release(page, ANON);
         }
@@ -238,6 +239,7 @@ impl<P: Policy> Sim<'_, P> {
             *s = OwnerState { adj: p.adj, alive: p.alive, reuse: p.app.map(|a| self.w.history.reuse(a)) };
         }
         owners.live_apps = live;
+        self.e.owners_changed(self.w.index);
     }
 
     /// Live apps as Android counts them (the A2S paper's N_live, at most 22 on its phone):
