@@ -83,6 +83,8 @@ fn every_slot_written_ends_with_a_lifetime_or_is_valid_at_the_end() {
         let l = &r.meters.swap_lifetimes;
         assert_eq!(l.written, r.pages.swap_outs);
         assert_eq!(l.ended + l.valid_at_end, l.written);
+        assert!(l.died <= l.ended && l.died > 0, "{} died of {}", l.died, l.ended);
+        assert!(l.cdf_owner_death.iter().zip(&l.cdf).all(|(d, a)| d.0 == a.0 && d.1 <= a.1));
         assert!(l.ended > 0, "the scenario must free slots");
         assert!(l.cdf.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "{:?}", l.cdf);
         let last = l.cdf.last().unwrap().1;

@@ -11,7 +11,13 @@ from typing import Any
 from . import a2s, dr_swap, emmc_swap, hybrid, spo_clock
 
 #: name → module; ``mobmem reproduce NAME`` runs it.
-REPRODUCTIONS = {"dr-swap": dr_swap, "spo-clock": spo_clock, "hybrid": hybrid, "emmc-swap": emmc_swap, "a2s": a2s}
+REPRODUCTIONS = {
+    "dr-swap": dr_swap,
+    "spo-clock": spo_clock,
+    "hybrid": hybrid,
+    "emmc-swap": emmc_swap,
+    "a2s": a2s,
+}
 
 
 def run(name: str, args: argparse.Namespace) -> int:

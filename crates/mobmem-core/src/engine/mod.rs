@@ -138,7 +138,7 @@ impl<P: Policy> Engine<P> {
     /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`.
     pub fn with_lifetimes(mut self) -> Self {
         let n = self.pages.flags.len();
-        self.pages.life = Some(pages::Lifetimes { born: vec![0; n], ended: Vec::new(), now: 0 });
+        self.pages.life = Some(pages::Lifetimes { born: vec![0; n], ended: Vec::new(), died: Vec::new(), now: 0 });
         self
     }
 
@@ -157,7 +157,7 @@ impl<P: Policy> Engine<P> {
             .filter(|(&f, _)| f & pages::SWAP_VALID != 0)
             .map(|(_, &b)| l.now.saturating_sub(b))
             .collect();
-        Some(SwapLifetimes { ended: l.ended.clone(), alive })
+        Some(SwapLifetimes { ended: l.ended.clone(), died: l.died.clone(), alive })
     }
 
     /// Consults `admission` for the dirty anon pages a policy offers; `owners` is what it may see

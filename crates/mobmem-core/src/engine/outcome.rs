@@ -151,5 +151,7 @@ pub struct Held {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SwapLifetimes {
     pub ended: Vec<u64>,
+    /// Of `ended`, the slots whose owner died.
+    pub died: Vec<u64>,
     pub alive: Vec<u64>,
 }

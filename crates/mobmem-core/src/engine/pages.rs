@@ -91,6 +91,8 @@ const NO: u32 = u32::MAX;
 pub struct Lifetimes {
     pub born: Vec<u64>,
     pub ended: Vec<u64>,
+    /// Of `ended`, those whose owner died (the A2S paper counts only these as invalidated).
+    pub died: Vec<u64>,
     pub now: u64,
 }
 
@@ -184,10 +186,14 @@ impl Pages {
     /// Gives up `id`'s swap slot (its copy is stale, or its owner died). Off the hit path.
     #[cold]
     #[inline(never)]
-    fn free_slot(&mut self, id: usize) {
+    fn free_slot(&mut self, id: usize, died: bool) {
         self.swap_used -= 1;
         if let Some(l) = &mut self.life {
-            l.ended.push(l.now.saturating_sub(l.born[id]));
+            let age = l.now.saturating_sub(l.born[id]);
+            l.ended.push(age);
+            if died {
+                l.died.push(age);
+            }
         }
         if self.flags[id] & BACKED != 0 {
             self.flags[id] &= !BACKED;
@@ -207,7 +213,7 @@ impl Pages {
             self.file_resident -= 1;
         }
         if self.flags[id] & SWAP_VALID != 0 {
-            self.free_slot(id);
+            self.free_slot(id, true);
         }
         self.flags[id] = kind;
     }
@@ -244,7 +250,7 @@ impl Pages {
         self.flags[id] = f;
         if f & SWAP_VALID != 0 {
             self.flags[id] = f & !SWAP_VALID;
-            self.free_slot(id);
+            self.free_slot(id, false);
         }
     }
 

@@ -137,7 +137,7 @@ impl<P: Policy> Sim<'_, P> {
         m.cpu = CpuTime::new(user_s, &self.w.phone.kernel, &events);
         self.e.set_now((m.sim_time_s * 1e9) as u64);
         if let Some(l) = self.e.lifetimes() {
-            m.swap_lifetimes = LifetimeSummary::new(&l.ended, l.alive.len());
+            m.swap_lifetimes = LifetimeSummary::new(&l.ended, &l.died, l.alive.len());
         }
         m.page_ids = self.e.owners().of_page.len() as u64;
         let mut pages = self.e.meters().clone();
