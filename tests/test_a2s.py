@@ -77,7 +77,8 @@ def test_the_fit_picks_the_sweep_point_nearest_the_papers_gain():
     chosen = next(p for p in sweep if p["reserved_mib"] == res["reserved_mib"])
     assert abs(chosen["gain"] - 19.0) == pytest.approx(best)
     assert res["how"].startswith("fitted")
-    assert "(fitted)" in a2s.report(res)
+    line = next(x for x in a2s.report(res).splitlines() if "(fitted)" in x)
+    assert "calibration target" in line and "within" not in line and "OUTSIDE" not in line
 
 
 def test_cli_runs_it_and_names_bad_values():

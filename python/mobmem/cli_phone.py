@@ -107,7 +107,30 @@ def cmd_phone(args: argparse.Namespace) -> int:
     if (c["swap"] or {}).get("backend") == "zram-writeback":
         wb = f"{num(m['written_back_pages'])} / {num(m['backing_read_pages'])}"
         rows.append(("zram writeback: written / read back (pages)", wb))
+    lt = m["swap_lifetimes"]
+    if lt["written"]:
+        died = dict((f"{x:g}", y) for x, y in lt["cdf_owner_death"])
+        rows.append(
+            (
+                "swap slots: written / freed / owner died",
+                f"{num(lt['written'])} / {num(lt['ended'])} / {num(lt['died'])}",
+            )
+        )
+        rows.append(
+            (
+                "swap slots dead within 60 s / 1,000 s (owner died, %)",
+                f"{100 * died['60']:.1f} / {100 * died['1000']:.1f}",
+            )
+        )
+    if r.raw["pages"]["swap_vetoes"] or r.raw["pages"]["reclaims_swap_closed"]:
+        rows.append(
+            (
+                "swap admission: vetoes / closed reclaims",
+                f"{num(r.raw['pages']['swap_vetoes'])} / {num(r.raw['pages']['reclaims_swap_closed'])}",
+            )
+        )
     rows += [
+        ("CPU (s): user / system", f"{m['cpu']['user_s']:.1f} / {m['cpu']['system_s']:.2f}"),
         ("file reads (pages)", num(m["file_read_pages"])),
         ("flash written (MB)", num(m["flash_write_bytes"] / 1e6)),
         ("P/E cycles used", "—" if m["pe_cycles_used"] is None else f"{m['pe_cycles_used']:.3g}"),
