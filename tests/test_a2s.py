@@ -40,6 +40,10 @@ def test_every_workload_and_scheme_carries_mean_and_std(res):
                 leaves = [v] if "mean" in v else list(v.values())
                 assert leaves and all(set(x) == {"mean", "std"} for x in leaves), k
             assert p["launches"]["mean"] == 60
+            # The first seed's live apps after each launch; the most over seeds bounds it.
+            live = p["live_apps_by_launch"]
+            hi = p["live_apps_max"]
+            assert len(live) == 60 and min(live) >= 1 and max(live) <= hi["mean"] + hi["std"] * 2 + 1e-9
     assert res["how"] == "given" and res["reserved_mib"] == 1000 and res["real_windows"] is None
     json.dumps(res)  # plain JSON
 

@@ -128,6 +128,9 @@ def _point(rs: list[Any]) -> dict[str, Any]:
         "swap_out_mb": per(lambda r: r.meters["swap_out_pages"] * mb),
         "kills": per(lambda r: r.kills),
         "live_apps_max": per(lambda r: r.meters["live_apps_max"]),
+        "live_apps_mean": per(lambda r: r.meters["live_apps_mean"]),
+        # Live apps after each launch, over time (the first seed's run).
+        "live_apps_by_launch": [x["live_apps"] for x in rs[0].launches],
         "ux_classes": {k: per(lambda r, k=k: ux(r)[k]) for k in keys_ux},
         "ux_negative_pct": per(lambda r: sum(ux(r)[k] for k in NEGATIVE)),
         # The paper's definition (a slot dies with its owner), and any end (a rewrite frees it too).
