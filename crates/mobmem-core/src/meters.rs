@@ -168,6 +168,11 @@ pub struct Energy {
 }
 
 impl Meters {
+    /// Pages that left memory, whatever their I/O.
+    pub fn evictions(&self) -> u64 {
+        self.swap_outs + self.swap_cache_drops + self.write_backs + self.file_drops
+    }
+
     /// Turns operation counts into time and energy on the given devices.
     pub fn finish(&mut self, swap: &Device, storage: &Device, page_size: u64, cpu_ns_per_access: f64) {
         // Device figures are per 4 KiB; `Device` scales them to the page size.

@@ -87,11 +87,12 @@ def _generated(name: str, args: argparse.Namespace) -> Any:
 
 
 def _real(path: Path, tmp: Path, args: argparse.Namespace) -> Any:
-    """A real window's app sequence, re-timed to the protocol (a launch every 23 s)."""
-    from ..phone import usage_file
+    """A real window's app sequence (read by the core's usage reader), re-timed to the protocol (a
+    launch every 23 s)."""
+    from ..phone import usage, usage_file
 
-    rows = path.read_text().splitlines()[1:]
-    apps = [r.rsplit(",", 1)[1] for r in rows if r.strip()][: args.launches]
+    u = usage(usage_file(path))
+    apps = [u["apps"][i] for _, i in u["launches"][: args.launches]]
     out = tmp / path.name
     out.write_text("time_s,app\n" + "".join(f"{k * GAP_S},{a}\n" for k, a in enumerate(apps)))
     return lambda s: usage_file(out)

@@ -44,7 +44,7 @@ pub(crate) struct Engine<P> {
     /// drives the rounds by time).
     wb_due_access: u64,
     /// Pages the admission vetoed, parked off the policy's lists until the owners' state changes
-    /// (`owners_changed`) or the page is touched — Linux's unevictable list, which holds pages that
+    /// (`change_owners`) or the page is touched — Linux's unevictable list, which holds pages that
     /// reclaim cannot take until their state changes. Without it a policy would walk the same
     /// vetoed pages at every reclaim (A2S with a low T_reuse vetoes most anon pages).
     parked: Vec<bool>,
@@ -150,18 +150,14 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// Swap-entry lifetimes so far: of the slots freed, and the ages of those still valid.
-    pub fn lifetimes(&self) -> Option<SwapLifetimes> {
+    /// Swap-entry lifetimes so far: of the slots freed, and how many are still valid.
+    pub fn lifetimes(&self) -> Option<SwapLifetimes<'_>> {
         let l = self.pages.life.as_ref()?;
-        let alive = (self.pages.flags.iter().zip(&l.born))
-            .filter(|(&f, _)| f & pages::SWAP_VALID != 0)
-            .map(|(_, &b)| l.now.saturating_sub(b))
-            .collect();
-        Some(SwapLifetimes { ended: l.ended.clone(), died: l.died.clone(), alive })
+        Some(SwapLifetimes { ended: &l.ended, died: &l.died, valid: self.pages.swap_used })
     }
 
     /// Consults `admission` for the dirty anon pages a policy offers; `owners` is what it may see
-    /// (the caller keeps the processes' states current through `owners_mut`).
+    /// (the caller keeps the processes' states current through `change_owners`).
     pub fn with_admission(mut self, admission: Box<dyn SwapAdmission>, owners: Owners) -> Self {
         self.scope = admission.scope();
         if self.scope == Scope::PerPage {
@@ -177,15 +173,11 @@ impl<P: Policy> Engine<P> {
         &self.owners
     }
 
-    /// The page owners' states, for the caller to keep current (the admission reads them); call
-    /// `owners_changed` after.
-    pub fn owners_mut(&mut self) -> &mut Owners {
-        &mut self.owners
-    }
-
-    /// The owners' state changed: the admission may decide otherwise now, so the parked pages
-    /// go back to the policy (as pages just brought in).
-    pub fn owners_changed(&mut self, index: usize) {
+    /// Changes what the admission sees (processes' states, page owners) at access `index`. The
+    /// admission may decide otherwise now, so the parked pages go back to the policy (as pages
+    /// just brought in).
+    pub fn change_owners(&mut self, index: usize, f: impl FnOnce(&mut Owners)) {
+        f(&mut self.owners);
         let list = std::mem::take(&mut self.parked_list);
         for &v in &list {
             self.unpark(v, index);
@@ -560,6 +552,11 @@ impl<P: Policy> Engine<P> {
         }
         if swapped != self.pages.swap_used {
             return Err(format!("{swapped} swapped pages, {} slots used", self.pages.swap_used));
+        }
+        let parked = self.parked.iter().filter(|&&p| p).count() as u64;
+        let stray = self.parked.iter().zip(f).any(|(&p, &x)| p && x & pages::RESIDENT == 0);
+        if parked != self.parked_n || stray {
+            return Err(format!("{parked} parked pages (all resident: {}), {} counted", !stray, self.parked_n));
         }
         let backed = f.iter().filter(|&&x| x & pages::BACKED != 0).count() as u64;
         let stray = f.iter().any(|&x| x & (pages::BACKED | pages::SWAP_VALID) == pages::BACKED);

@@ -147,11 +147,11 @@ pub struct Held {
 }
 
 /// Swap-entry lifetimes (`Engine::lifetimes`), in the caller's ticks: every slot written is either
-/// in `ended` (freed: its page was written again, or its owner died) or in `alive` (its age now).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SwapLifetimes {
-    pub ended: Vec<u64>,
+/// in `ended` (freed: its page was written again, or its owner died) or still `valid`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SwapLifetimes<'a> {
+    pub ended: &'a [u64],
     /// Of `ended`, the slots whose owner died.
-    pub died: Vec<u64>,
-    pub alive: Vec<u64>,
+    pub died: &'a [u64],
+    pub valid: u64,
 }

@@ -173,7 +173,7 @@ impl PolicyVisitor for &Vetoing {
             e.check().map_err(|x| format!("{name} at {i}: {x}"))?;
             if i % 500 == 499 {
                 // The owners' state changed: parked pages go back to the policy.
-                e.owners_changed(i);
+                e.change_owners(i, |_| {});
             }
             if i % 700 == 699 {
                 // A process dies: its pages leave, parked or not.
@@ -225,7 +225,7 @@ fn vetoed_and_swap_full_are_distinct_shortfalls() {
     assert_eq!(e.reclaim(1, 4).unwrap().short, Some(Shortfall::Vetoed));
     assert_eq!(e.meters().swap_vetoes, asked);
     // Until the owners change: then they are offered, and vetoed, again.
-    e.owners_changed(4);
+    e.change_owners(4, |_| {});
     assert_eq!(e.reclaim(1, 4).unwrap().short, Some(Shortfall::Vetoed));
     assert!(e.meters().swap_vetoes >= asked + 4);
     // An admitted page among them goes; then only vetoed ones are left.

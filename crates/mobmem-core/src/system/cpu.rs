@@ -5,7 +5,7 @@
 //! same whatever the memory does, and is not modelled.
 //!
 //! The per-event costs are assumptions (no paper measures them; docs/SYSTEM.md): what ratios of
-//! system time depend on, the reproduction prints with the costs halved and doubled.
+//! system time depend on, the reproduction prints with the swap costs halved and doubled.
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -85,55 +85,6 @@ impl CpuTime {
     }
 }
 
-/// Swap-entry lifetimes (the A2S paper's Figs. 1 and 10): each slot from its write until it is
-/// freed (its page written again, or its owner killed), or still valid at the end.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct LifetimeSummary {
-    pub written: u64,
-    pub ended: u64,
-    pub valid_at_end: u64,
-    /// (seconds, share of the slots written whose lifetime ended within that time).
-    pub cdf: Vec<(f64, f64)>,
-    pub mean_ended_s: Option<f64>,
-    /// The A2S paper's definition: a slot is invalidated only when its owner dies (a slot freed
-    /// because its page was written again counts as never invalidated). Slots freed by a death,
-    /// and the same CDF over them.
-    pub died: u64,
-    pub cdf_owner_death: Vec<(f64, f64)>,
-}
-
-/// Where the CDF is given, s: the paper's marks (60, 1,000, 2,000, 4,000) and a few more.
-pub const LIFETIME_POINTS_S: [f64; 9] = [10.0, 60.0, 300.0, 1000.0, 2000.0, 4000.0, 6000.0, 10000.0, 86400.0];
-
-impl LifetimeSummary {
-    /// From lifetimes in ns (`Engine::lifetimes`): all slots freed, those freed by a death.
-    pub fn new(ended_ns: &[u64], died_ns: &[u64], alive: usize) -> LifetimeSummary {
-        let written = (ended_ns.len() + alive) as u64;
-        let cdf = |v: &[u64]| {
-            let mut s = v.to_vec();
-            s.sort_unstable();
-            LIFETIME_POINTS_S
-                .iter()
-                .map(|&x| {
-                    let n = s.partition_point(|&v| (v as f64) * 1e-9 <= x);
-                    (x, if written > 0 { n as f64 / written as f64 } else { 0.0 })
-                })
-                .collect()
-        };
-        let s = ended_ns;
-        let mean = (!s.is_empty()).then(|| s.iter().map(|&v| v as f64 * 1e-9).sum::<f64>() / s.len() as f64);
-        LifetimeSummary {
-            written,
-            ended: s.len() as u64,
-            valid_at_end: alive as u64,
-            cdf: cdf(ended_ns),
-            mean_ended_s: mean,
-            died: died_ns.len() as u64,
-            cdf_owner_death: cdf(died_ns),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,22 +99,5 @@ mod tests {
         assert_eq!(c.user_s, 7.0);
         let bad = KernelCpu { kill_us: -1.0, ..KernelCpu::default() };
         assert!(bad.validate().unwrap_err().to_string().contains("kernel.kill_us"));
-    }
-
-    #[test]
-    fn lifetime_cdf_counts_every_slot_written() {
-        let s = LifetimeSummary::new(
-            &[5_000_000_000, 59_000_000_000, 61_000_000_000, 5_000_000_000_000],
-            &[59_000_000_000],
-            6,
-        );
-        assert_eq!((s.written, s.ended, s.valid_at_end), (10, 4, 6));
-        assert_eq!(s.cdf[0], (10.0, 0.1));
-        assert_eq!(s.cdf[1], (60.0, 0.2));
-        assert_eq!(s.cdf[2], (300.0, 0.3));
-        assert_eq!(s.cdf[7], (10000.0, 0.4));
-        assert!(s.cdf.windows(2).all(|w| w[0].1 <= w[1].1));
-        assert_eq!((s.died, s.cdf_owner_death[0].1, s.cdf_owner_death[1].1), (1, 0.0, 0.1));
-        assert_eq!(LifetimeSummary::new(&[], &[], 0).cdf[0].1, 0.0);
     }
 }

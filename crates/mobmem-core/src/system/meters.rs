@@ -122,7 +122,7 @@ pub struct SystemMeters {
     /// CPU time: the apps' at starts and resumes (user), the kernel's (system; `cpu`).
     pub cpu: super::cpu::CpuTime,
     /// Swap-entry lifetimes (slots written, freed, still valid at the end; CDF in seconds).
-    pub swap_lifetimes: super::cpu::LifetimeSummary,
+    pub swap_lifetimes: LifetimeSummary,
     /// Simulated time from the first launch to the end of the last session, s.
     pub sim_time_s: f64,
     /// Page touches generated (launches, sessions, background work).
@@ -159,4 +159,75 @@ pub struct PhoneResult {
     pub pages: Meters,
     pub launches: Vec<LaunchRecord>,
     pub wall_time_s: f64,
+}
+
+/// Swap-entry lifetimes (the A2S paper's Figs. 1 and 10): each slot from its write until it is
+/// freed (its page written again, or its owner killed), or still valid at the end.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LifetimeSummary {
+    pub written: u64,
+    pub ended: u64,
+    pub valid_at_end: u64,
+    /// (seconds, share of the slots written whose lifetime ended within that time).
+    pub cdf: Vec<(f64, f64)>,
+    pub mean_ended_s: Option<f64>,
+    /// The A2S paper's definition: a slot is invalidated only when its owner dies (a slot freed
+    /// because its page was written again counts as never invalidated). Slots freed by a death,
+    /// and the same CDF over them.
+    pub died: u64,
+    pub cdf_owner_death: Vec<(f64, f64)>,
+}
+
+/// Where the CDF is given, s: the paper's marks (60, 1,000, 2,000, 4,000) and a few more.
+pub const LIFETIME_POINTS_S: [f64; 9] = [10.0, 60.0, 300.0, 1000.0, 2000.0, 4000.0, 6000.0, 10000.0, 86400.0];
+
+impl LifetimeSummary {
+    /// From lifetimes in ns (`Engine::lifetimes`): all slots freed, those freed by a death.
+    pub fn new(ended_ns: &[u64], died_ns: &[u64], valid: u64) -> LifetimeSummary {
+        let written = ended_ns.len() as u64 + valid;
+        let cdf = |v: &[u64]| {
+            let mut s = v.to_vec();
+            s.sort_unstable();
+            LIFETIME_POINTS_S
+                .iter()
+                .map(|&x| {
+                    let n = s.partition_point(|&v| (v as f64) * 1e-9 <= x);
+                    (x, if written > 0 { n as f64 / written as f64 } else { 0.0 })
+                })
+                .collect()
+        };
+        let s = ended_ns;
+        let mean = (!s.is_empty()).then(|| s.iter().map(|&v| v as f64 * 1e-9).sum::<f64>() / s.len() as f64);
+        LifetimeSummary {
+            written,
+            ended: s.len() as u64,
+            valid_at_end: valid,
+            cdf: cdf(ended_ns),
+            mean_ended_s: mean,
+            died: died_ns.len() as u64,
+            cdf_owner_death: cdf(died_ns),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lifetime_cdf_counts_every_slot_written() {
+        let s = LifetimeSummary::new(
+            &[5_000_000_000, 59_000_000_000, 61_000_000_000, 5_000_000_000_000],
+            &[59_000_000_000],
+            6,
+        );
+        assert_eq!((s.written, s.ended, s.valid_at_end), (10, 4, 6));
+        assert_eq!(s.cdf[0], (10.0, 0.1));
+        assert_eq!(s.cdf[1], (60.0, 0.2));
+        assert_eq!(s.cdf[2], (300.0, 0.3));
+        assert_eq!(s.cdf[7], (10000.0, 0.4));
+        assert!(s.cdf.windows(2).all(|w| w[0].1 <= w[1].1));
+        assert_eq!((s.died, s.cdf_owner_death[0].1, s.cdf_owner_death[1].1), (1, 0.0, 0.1));
+        assert_eq!(LifetimeSummary::new(&[], &[], 0).cdf[0].1, 0.0);
+    }
 }

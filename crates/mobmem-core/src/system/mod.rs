@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod cpu;
+pub mod history;
 pub mod job;
 pub mod killer;
 pub mod meters;

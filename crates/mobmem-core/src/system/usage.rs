@@ -293,22 +293,16 @@ impl UsageTrace {
     }
 
     pub fn stats(&self) -> UsageStats {
-        let mut last_at: HashMap<u32, usize> = HashMap::new();
-        let mut stack: Vec<u32> = Vec::new();
+        let mut history = crate::system::history::History::new(self.apps.len());
         let mut count = vec![0u64; self.apps.len()];
         let (mut dl, mut da, mut reuses) = (0u64, 0u64, 0u64);
-        for (i, l) in self.launches.iter().enumerate() {
+        for l in &self.launches {
             count[l.app as usize] += 1;
-            if let Some(&j) = last_at.get(&l.app) {
+            if let Some([launches, apps]) = history.launch(l.app as usize) {
                 reuses += 1;
-                dl += (i - j - 1) as u64;
-                da += stack.iter().position(|&a| a == l.app).unwrap_or(0) as u64;
+                dl += launches;
+                da += apps;
             }
-            last_at.insert(l.app, i);
-            if let Some(p) = stack.iter().position(|&a| a == l.app) {
-                stack.remove(p);
-            }
-            stack.insert(0, l.app);
         }
         let mut popularity: Vec<(String, u64)> =
             self.apps.iter().cloned().zip(count.iter().copied()).filter(|x| x.1 > 0).collect();

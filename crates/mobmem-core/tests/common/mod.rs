@@ -39,5 +39,5 @@ pub fn run_cfg(t: &Trace, policy: &str, frames: u64, f: impl FnOnce(&mut SimConf
 /// minus every kind of eviction.
 pub fn resident_at_end(r: &RunResult) -> u64 {
     let m = &r.meters;
-    m.faults - m.dr_maps - (m.swap_outs + m.write_backs + m.swap_cache_drops + m.file_drops)
+    m.faults - m.dr_maps - m.evictions()
 }

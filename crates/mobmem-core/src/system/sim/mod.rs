@@ -10,11 +10,10 @@
 //! on the devices without anyone waiting, so a later read may queue behind them.
 //!
 //! The rooms: `setup` (processes, page ids, devices, killer, admission: the `World`), `procs`
-//! (importance, kills, page-id ranges), `history` (launches and reuse distances), `io` (device queues, stall), `reclaim` (kswapd, direct
+//! (importance, kills, page-id ranges), `io` (device queues, stall), `reclaim` (kswapd, direct
 //! reclaim, the killer, zram writeback), `launch` (touches, launches, sessions, background work,
 //! the clock), `report` (meters, energy, wear, the conservation checks).
 
-mod history;
 mod io;
 mod launch;
 mod procs;
@@ -23,6 +22,7 @@ mod report;
 mod setup;
 
 use super::catalog::{AppCatalog, AppProfile};
+use super::history::History;
 use super::killer::Killer;
 use super::meters::{LaunchRecord, PhoneResult, SystemMeters};
 use super::phone::{Layout, Phone};
@@ -34,7 +34,6 @@ use crate::error::Result;
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
 use crate::trace::gen::Rng;
 use crate::trace::PageSpace;
-use history::History;
 use io::{Devices, Stall};
 use procs::Proc;
 use std::time::Instant;

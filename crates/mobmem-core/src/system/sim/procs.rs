@@ -156,9 +156,10 @@ impl<P: Policy> Sim<'_, P> {
         p.anon_alloc = 0;
         let (a0, n) = (p.anon0, p.anon_n);
         let live = self.live_count();
-        self.e.owners_mut().procs[pid].alive = false;
-        self.e.owners_mut().live_apps = live;
-        self.e.owners_changed(self.w.index);
+        self.e.change_owners(self.w.index, |o| {
+            o.procs[pid].alive = false;
+            o.live_apps = live;
+        });
         for page in a0..a0 + n {
             self.e.release(page, ANON);
         }
@@ -234,12 +235,13 @@ impl<P: Policy> Sim<'_, P> {
     /// many apps are alive.
     pub(super) fn sync_owners(&mut self) {
         let live = self.live_count();
-        let owners = self.e.owners_mut();
-        for (s, p) in owners.procs.iter_mut().zip(&self.w.procs) {
-            *s = OwnerState { adj: p.adj, alive: p.alive, reuse: p.app.map(|a| self.w.history.reuse(a)) };
-        }
-        owners.live_apps = live;
-        self.e.owners_changed(self.w.index);
+        let (procs, history) = (&self.w.procs, &self.w.history);
+        self.e.change_owners(self.w.index, |o| {
+            for (s, p) in o.procs.iter_mut().zip(procs) {
+                *s = OwnerState { adj: p.adj, alive: p.alive, reuse: p.app.map(|a| history.reuse(a)) };
+            }
+            o.live_apps = live;
+        });
     }
 
     /// Live apps as Android counts them (the A2S paper's N_live, at most 22 on its phone):
@@ -272,9 +274,10 @@ impl<P: Policy> Sim<'_, P> {
         p.file0 = got.range.file0;
         p.ranged = true;
         let owner = pid as u32;
-        let of = &mut self.e.owners_mut().of_page;
-        of[got.range.anon0 as usize..(got.range.anon0 + na) as usize].fill(owner);
-        of[got.range.file0 as usize..(got.range.file0 + nf) as usize].fill(owner);
+        self.e.change_owners(self.w.index, |o| {
+            o.of_page[got.range.anon0 as usize..(got.range.anon0 + na) as usize].fill(owner);
+            o.of_page[got.range.file0 as usize..(got.range.file0 + nf) as usize].fill(owner);
+        });
         Ok(())
     }
 

@@ -6,9 +6,9 @@ use crate::device::{Device, DeviceKind};
 use crate::error::{Error, Result};
 use crate::policy::{self, Policy};
 use crate::swap;
-use crate::system::cpu::{CpuTime, KernelEvents, LifetimeSummary};
+use crate::system::cpu::{CpuTime, KernelEvents};
 use crate::system::killer;
-use crate::system::meters::{PhoneResult, ResolvedPhone, SystemEnergy};
+use crate::system::meters::{LifetimeSummary, PhoneResult, ResolvedPhone, SystemEnergy};
 
 impl<P: Policy> Sim<'_, P> {
     /// The conservation invariants (tests): resident and swap counts match the page states, free
@@ -128,16 +128,15 @@ impl<P: Policy> Sim<'_, P> {
         let events = KernelEvents {
             swap_outs: pm.swap_outs,
             swap_ins: pm.swap_ins + pm.swap_readahead,
-            reclaimed: pm.swap_outs + pm.swap_cache_drops + pm.write_backs + pm.file_drops,
+            reclaimed: pm.evictions(),
             faults: pm.cold_anon + pm.cold_file + pm.file_rereads,
             kills: m.kills_total,
             backend_s: self.w.io.cpu_ns * 1e-9,
         };
         let user_s = self.w.launches.iter().map(|l| l.cpu_ms).sum::<f64>() * 1e-3;
         m.cpu = CpuTime::new(user_s, &self.w.phone.kernel, &events);
-        self.e.set_now((m.sim_time_s * 1e9) as u64);
         if let Some(l) = self.e.lifetimes() {
-            m.swap_lifetimes = LifetimeSummary::new(&l.ended, &l.died, l.alive.len());
+            m.swap_lifetimes = LifetimeSummary::new(l.ended, l.died, l.valid);
         }
         m.page_ids = self.e.owners().of_page.len() as u64;
         let mut pages = self.e.meters().clone();

@@ -179,7 +179,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         ranges,
         fg: None,
         prev_fg: None,
-        history: super::History::new(r.usage.apps.len()),
+        history: crate::system::history::History::new(r.usage.apps.len()),
         io,
         rng: Rng::new(r.seed),
         index: 0,

@@ -15,7 +15,7 @@ struct App {
 }
 
 #[derive(Debug, Clone, Default)]
-pub(super) struct History {
+pub struct History {
     apps: Vec<App>,
     launches: u64,
     /// Apps launched so far, most recent first.
@@ -32,20 +32,23 @@ impl History {
         self.stack.iter().position(|&a| a as usize == app)
     }
 
-    /// `app` is launched now.
-    pub fn launch(&mut self, app: usize) {
+    /// `app` is launched now; returns this launch's reuse distances (other launches, distinct
+    /// other apps since its last launch), none for its first.
+    pub fn launch(&mut self, app: usize) -> Option<[u64; 2]> {
         let depth = self.depth(app);
         let h = &mut self.apps[app];
-        if let Some(d) = depth {
+        let d = depth.map(|d| [self.launches - h.last - 1, d as u64]);
+        if let (Some(dist), Some(pos)) = (d, depth) {
             h.samples += 1;
-            h.sum[0] += (self.launches - h.last - 1) as f64;
-            h.sum[1] += d as f64;
-            self.stack.remove(d);
+            h.sum[0] += dist[0] as f64;
+            h.sum[1] += dist[1] as f64;
+            self.stack.remove(pos);
         }
         h.launches += 1;
         h.last = self.launches;
         self.launches += 1;
         self.stack.insert(0, app as u32);
+        d
     }
 
     /// `app`'s launches and current average reuse distances, as if it were launched now.
@@ -67,9 +70,9 @@ mod tests {
     fn distances_in_launches_and_in_apps() {
         // a b b' c a: b twice in a row is two launches here (the usage reader merges them).
         let mut h = History::new(3);
-        for app in [0, 1, 1, 2, 0] {
-            h.launch(app);
-        }
+        let d: Vec<_> = [0, 1, 1, 2, 0].into_iter().map(|app| h.launch(app)).collect();
+        // Each launch's own distances: none for a first launch.
+        assert_eq!(d, [None, None, Some([0, 0]), None, Some([3, 2])]);
         // a: one distance, 3 launches (b, b, c) or 2 apps (b, c) between; now 0 since.
         let a = h.reuse(0);
         assert_eq!((a.launches, a.now), (2, [3.0 / 2.0, 2.0 / 2.0]));
