@@ -11,7 +11,7 @@ import pytest
 from mobmem import reproduce
 from mobmem.reproduce import a2s
 
-from conftest import cli
+from conftest import ROOT, cli
 
 KEYS = (
     "resumes",
@@ -96,3 +96,35 @@ def test_cli_runs_it_and_names_bad_values():
     assert "seeds" in e.stderr and "Traceback" not in e.stderr
     e = cli("reproduce", "a2s", "--launches", "30", "--reserved", "1000", ok=False)
     assert "36 apps in 30 launches" in e.stderr and "Traceback" not in e.stderr
+
+
+def test_page_level_a2s_on_a_trace_with_processes(tmp_path):
+    """A page trace with processes (a round robin, each app foreground in its turn) under A2S:
+    with both parts off it is the plain swap; by default the apps launched fewer than three times
+    keep their pages, so it writes less; a trace without processes is refused by name."""
+    import mobmem
+
+    t = mobmem.Trace.category("news", rounds=4, accesses_per_turn=20_000, seed=7)
+    base = dict(memory="30%", swap="emmc-inand")
+    plain = mobmem.simulate(t, **base)
+    off = mobmem.simulate(
+        t, **base, swap_admission="a2s", swap_admission_params={"t_live": 2**31 - 1, "t_reuse": 2**31 - 1}
+    )
+    a2s_run = mobmem.simulate(t, **base, swap_admission="a2s")
+    assert plain.meters["swap_outs"] > 0
+    assert off.meters == plain.meters
+    assert a2s_run.meters["swap_vetoes"] > 0
+    assert a2s_run.meters["swap_outs"] < plain.meters["swap_outs"]
+    assert a2s_run.config["swap_admission_params"]["t_reuse"] == 64.0
+
+    path = tmp_path / "news.bin"
+    out = cli("gen", "--category", "news", "--rounds", "4", "-n", "20k", "--seed", "7", "-o", str(path))
+    assert "5 processes" in out.stdout
+    args = ("run", "--trace", str(path), "--memory", "30%", "--swap", "emmc-inand", "--swap-admission", "a2s")
+    out = cli(*args, "--admission-param", "t_launched=1")
+    assert "swap admission a2s: vetoes" in out.stdout
+    bad = cli(*args, "--admission-param", "t_live", ok=False)
+    assert bad.returncode != 0 and "--admission-param expects KEY=VALUE" in bad.stderr
+
+    with pytest.raises(mobmem.ConfigError, match="process table"):
+        mobmem.simulate(ROOT / "data" / "sqlite3_btree.txt.zst", swap_admission="a2s")

@@ -140,8 +140,9 @@ class Trace:
     ) -> Trace:
         """A DR. Swap Table III app category (``browser``, ``news``, ``multimedia``, ``social``,
         ``gaming``, ``shopping``, ``mix1``, ``mix2``) as a synthetic round-robin trace: each app is a
-        process with the paper's app size as footprint, run in turns of ``accesses_per_turn``.
-        ``anon_rw_share`` is the share of each app's anon pages that keep being written (the rest
+        process with the paper's app size as footprint, run in turns of ``accesses_per_turn``, its
+        ``oom_score_adj`` foreground (0) in its turn, then previous (700), then cached (900) — the
+        process table swap admissions such as ``a2s`` read. ``anon_rw_share`` is the share of each app's anon pages that keep being written (the rest
         are written once, then only read); 0.3 is an assumption, not a measurement."""
         return cls(
             _core.generate_category(

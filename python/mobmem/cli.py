@@ -45,7 +45,7 @@ def _add_trace_args(p: argparse.ArgumentParser, positional: bool = False) -> Non
 
 
 #: Knobs with their own flags elsewhere (--policy, --memory, --param, the tier flags).
-_OWN_FLAGS = ("memory", "policy", "params", "tiers")
+_OWN_FLAGS = ("memory", "policy", "params", "tiers", "swap_admission_params")
 #: Older short names kept as aliases of the knobs' flags.
 _ALIASES = {"cpu_ns_per_access": "--cpu-ns", "energy_duration_s": "--energy-duration"}
 
@@ -69,6 +69,12 @@ def _add_sim_args(p: argparse.ArgumentParser) -> None:
         else:
             kind = type(d) if isinstance(d, int | float) else str
             p.add_argument(*flags, dest=name, type=kind, default=None, help=helptext)
+    p.add_argument(
+        "--admission-param",
+        action="append",
+        metavar="KEY=VALUE",
+        help="swap admission parameter, e.g. t_live=18 (repeatable; mobmem admissions)",
+    )
     p.add_argument("--devices", help="TOML file with extra device models")
     p.add_argument(
         "--pcm-share",
@@ -86,6 +92,8 @@ def _sim_overrides(args: argparse.Namespace) -> dict[str, Any]:
     out = {k: getattr(args, k) for k in _sim_flag_fields() if getattr(args, k, None) is not None}
     if "energy_duration_s" in out:
         out["energy_duration_s"] = _seconds(out["energy_duration_s"])
+    if args.admission_param:
+        out["swap_admission_params"] = _params(args.admission_param, "--admission-param")
     tiers = _tiers(args)
     if tiers is not None:
         out["tiers"] = tiers
@@ -152,6 +160,15 @@ def _print_run(r, out) -> None:
                 ("I/O time backing write, background (ms)", num(io["backing_write_ns"] / 1e6)),
             ]
             if r.config["swap"].get("backend") == "zram-writeback"
+            else []
+        ),
+        *(
+            [
+                (f"swap admission {r.config['swap_admission']}: vetoes", num(m["swap_vetoes"])),
+                ("  reclaims with swap closed", num(m["reclaims_swap_closed"])),
+                ("  OOM kills (pages freed)", f"{num(m['oom_kills'])} ({num(m['oom_kill_pages'])})"),
+            ]
+            if r.config["swap_admission"] != "all"
             else []
         ),
         ("file reads", num(m["file_reads"])),
@@ -389,6 +406,19 @@ def cmd_gen(args: argparse.Namespace) -> int:
             f"synthetic hybrid workload {args.hybrid!r} ({about}; Table 2 counts × {args.scale}, seed {args.seed})"
             f" → {args.output} ({fmt}): {num(len(t))} accesses, {num(t.num_pages)} pages,"
             f" {len(t.stats()['pids'])} processes"
+        )
+        return 0
+    if args.category:
+        if args.preset or args.footprint or args.set:
+            raise MobmemError("--category takes --rounds, --accesses (per turn) and --seed only")
+        per_turn = _count("accesses", args.accesses) if args.accesses is not None else 400_000
+        t = Trace.category(args.category, rounds=args.rounds, accesses_per_turn=per_turn, seed=args.seed)
+        fmt = args.to or format_for_path(args.output)
+        t.save(args.output, fmt)
+        print(
+            f"synthetic round robin of DR. Swap's Table III {args.category!r} apps ({args.rounds} rounds of"
+            f" {num(per_turn)} accesses a turn, seed {args.seed}) → {args.output} ({fmt}):"
+            f" {num(len(t))} accesses, {num(t.num_pages)} pages, {len(t.stats()['pids'])} processes"
         )
         return 0
     overrides: dict[str, Any] = _params(args.set)
@@ -707,7 +737,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("gen", help="generate a synthetic app-like page trace")
     p.add_argument("--preset", help="angrybirds, youtube, chrome, facebook or farmstory (SPO-CLOCK Table 1)")
-    p.add_argument("--accesses", "-n", help="number of accesses (e.g. 2M)")
+    p.add_argument("--accesses", "-n", help="number of accesses (e.g. 2M); --category: a turn's")
     p.add_argument("--footprint", help="distinct pages")
     p.add_argument("--seed", type=int, default=1, help="seed of the generator")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="any generator parameter (repeatable)")
@@ -717,6 +747,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a hybrid-paper workload instead: critical-intensive, non-critical-intensive, balanced, stand-by",
     )
     p.add_argument("--scale", type=float, default=0.1, help="--hybrid: times Table 2's request counts")
+    p.add_argument(
+        "--category",
+        metavar="NAME",
+        help="a DR. Swap Table III app category as a round robin of processes with their "
+        "oom_score_adj (browser, news, multimedia, social, gaming, shopping, mix1, mix2)",
+    )
+    p.add_argument("--rounds", type=int, default=3, help="--category: rounds of turns")
     p.add_argument("--output", "-o", required=True, help="file to write (format from its extension)")
     p.add_argument(
         "--to", choices=["binary", "csv", "text"], help="output format, instead of the extension's"

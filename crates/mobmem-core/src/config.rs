@@ -27,6 +27,9 @@ fn d_page() -> u64 {
 fn d_cpu() -> f64 {
     1.0
 }
+fn d_admission() -> String {
+    crate::swap::admission::DEFAULT.into()
+}
 
 /// One page-level simulation: memory size, policy, devices.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,6 +52,14 @@ pub struct SimConfig {
     /// Swap capacity; unlimited when absent (the SPO-CLOCK setting: swap = whole footprint).
     #[serde(default)]
     pub swap_size: Option<MemorySize>,
+    /// Which dirty anon pages may go to swap (`mobmem admissions`). Admissions that decide by
+    /// process (a2s, adj-limit) need a trace with processes: a pid column and each pid's
+    /// oom_score_adj over the trace.
+    #[serde(default = "d_admission")]
+    pub swap_admission: String,
+    /// The admission's parameters (see each admission file).
+    #[serde(default)]
+    pub swap_admission_params: toml::Table,
     #[serde(default = "d_page")]
     pub page_size: u64,
     /// CPU time of one access that hits, in ns.
@@ -142,6 +153,11 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
     ("swap", "swap device (mobmem devices)"),
     ("storage", "file-store device (mobmem devices)"),
     ("swap_size", "swap capacity (pages, bytes or %); unlimited when absent"),
+    (
+        "swap_admission",
+        "which dirty anon pages may go to swap (mobmem admissions); a2s and adj-limit need a trace with processes",
+    ),
+    ("swap_admission_params", "the swap admission's parameters (a table; see each admission)"),
     ("page_size", "page size in bytes"),
     ("cpu_ns_per_access", "CPU time per access in ns"),
     ("direct_read", "DR. Swap's Direct Read (NVM swap devices)"),
@@ -205,6 +221,8 @@ impl SimConfig {
             swap: d_swap(),
             storage: d_storage(),
             swap_size: None,
+            swap_admission: d_admission(),
+            swap_admission_params: toml::Table::new(),
             page_size: d_page(),
             cpu_ns_per_access: d_cpu(),
             direct_read: false,
@@ -222,7 +240,17 @@ impl SimConfig {
         let swap = catalog.get(&self.swap, "swap")?;
         catalog.get(&self.storage, "storage")?;
         check_direct_read(self.direct_read, Some(swap))?;
+        crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         if let Some(t) = &self.tiers {
+            if self.swap_admission != crate::swap::admission::DEFAULT {
+                return Err(Error::config(
+                    "swap_admission",
+                    format!(
+                        "{:?} is not modelled with PCM tiers (swap admissions run on flat memory)",
+                        self.swap_admission
+                    ),
+                ));
+            }
             t.validate(catalog, self.page_size)?;
             if crate::swap::backend::build(swap, catalog)?.compression_ratio().is_some() {
                 return Err(Error::config(

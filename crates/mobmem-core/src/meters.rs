@@ -56,6 +56,12 @@ pub struct Meters {
     /// Reclaims during which the swap admission admitted no page at all (A2S's ESS): they ran as
     /// with swap off, without asking page by page.
     pub reclaims_swap_closed: u64,
+    /// Page traces with processes: kills by the kernel's OOM killer when nothing could be
+    /// reclaimed (the admission kept the anon pages), and the pages they freed (resident or
+    /// swapped; the process's later accesses find them new). 0 at the system level, which counts
+    /// its kills by reason.
+    pub oom_kills: u64,
+    pub oom_kill_pages: u64,
     /// zram writeback: swap copies written back to the backing device, and swap-ins read back
     /// from it (counted in swap_ins too).
     pub written_back: u64,
@@ -232,6 +238,9 @@ pub struct ResolvedConfig {
     pub storage: Device,
     /// Swap capacity in pages; None = unlimited.
     pub swap_pages: Option<u64>,
+    pub swap_admission: String,
+    /// The admission's parameters, defaults filled in.
+    pub swap_admission_params: serde_json::Value,
     pub cpu_ns_per_access: f64,
     pub direct_read: bool,
     pub energy_duration_s: Option<f64>,

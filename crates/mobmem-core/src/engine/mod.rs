@@ -10,6 +10,7 @@ use crate::trace::{Op, PageId, PageSpace, Trace};
 use std::ops::Range;
 
 mod outcome;
+mod owned;
 pub(crate) mod pages;
 mod run;
 mod tiered;
@@ -53,6 +54,9 @@ pub(crate) struct Engine<P> {
     parked_n: u64,
     /// Scratch for the pages one reclaim vetoed.
     vetoed: Vec<PageId>,
+    /// Page traces with processes: when nothing can be reclaimed, the kernel's OOM killer takes
+    /// a process (`owned::oom_kill`) instead of the run failing.
+    oom_kill: bool,
 }
 
 /// When zram writes back: every `every` ticks (accesses for page traces, ns at the system level)
@@ -86,6 +90,7 @@ impl<P: Policy> Engine<P> {
             parked_list: Vec::new(),
             parked_n: 0,
             vetoed: Vec::new(),
+            oom_kill: false,
         }
     }
 
@@ -349,12 +354,14 @@ impl<P: Policy> Engine<P> {
     }
 
     #[inline]
-    fn reclaim_one(&mut self, index: usize, out: &mut Evictions) -> Result<()> {
+    /// Reclaims one page for a fault on `page`.
+    fn reclaim_one(&mut self, page: PageId, index: usize, out: &mut Evictions) -> Result<()> {
         match self.try_reclaim(index)? {
             Ok((io, file)) => {
                 out.add(io, file);
                 Ok(())
             }
+            Err(_) if self.oom_kill && self.oom_kill(page) => Ok(()),
             Err(_) => Err(self.pages.out_of_memory(index, self.resident)),
         }
     }
@@ -393,10 +400,10 @@ impl<P: Policy> Engine<P> {
             self.policy.on_miss(a);
         }
         if self.used() >= self.frames {
-            self.make_room(a.index, &mut o.evicted)?;
+            self.make_room(a.page, a.index, &mut o.evicted)?;
         }
         if self.policy.needs_room() {
-            self.reclaim_one(a.index, &mut o.evicted)?;
+            self.reclaim_one(a.page, a.index, &mut o.evicted)?;
         }
         self.pages.admit(a);
         self.resident += 1;
@@ -409,9 +416,9 @@ impl<P: Policy> Engine<P> {
     /// Reclaims until a frame is free. Without zram that is one eviction; with zram a swap-out
     /// frees only 1 − 1/ratio of a frame, so it may take more (each takes a page out of memory, so
     /// this ends).
-    fn make_room(&mut self, index: usize, out: &mut Evictions) -> Result<()> {
+    fn make_room(&mut self, page: PageId, index: usize, out: &mut Evictions) -> Result<()> {
         loop {
-            self.reclaim_one(index, out)?;
+            self.reclaim_one(page, index, out)?;
             if self.used() < self.frames {
                 return Ok(());
             }

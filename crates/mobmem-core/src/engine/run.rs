@@ -2,13 +2,14 @@
 //! monomorphised engine (flat, or tiered for hybrid memory), meters finished into a `RunResult`;
 //! grids run in parallel.
 
-use super::{tiered, Engine};
+use super::{owned, tiered, Engine};
 use crate::config::SimConfig;
 use crate::device::Catalog;
 use crate::error::{Error, Result};
 use crate::meters::{Meters, ResolvedConfig, ResolvedTiers, RunResult};
 use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
+use crate::swap::{self, Owners, Scope, SwapAdmission};
 use crate::trace::{Trace, TraceStats};
 use std::time::Instant;
 
@@ -22,6 +23,8 @@ struct Run<'a> {
     /// zram writeback: a round every so many accesses, and the pages a round may write.
     writeback: Option<(u64, u64)>,
     params: &'a toml::Table,
+    /// A swap admission other than `all`, with the trace's processes as it sees them.
+    admission: Option<PageAdmission>,
 }
 
 impl PolicyVisitor for Run<'_> {
@@ -35,9 +38,46 @@ impl PolicyVisitor for Run<'_> {
         if let Some((every, limit)) = self.writeback {
             e = e.with_writeback(every, limit, true);
         }
-        e.replay(self.trace)?;
+        match self.admission {
+            None => e.replay(self.trace)?,
+            Some((admission, timeline, owners)) => {
+                // Without processes there is nobody to kill: out of memory stays an error.
+                if !owners.procs.is_empty() {
+                    e = e.with_oom_kill();
+                }
+                e = e.with_admission(admission, owners);
+                e.replay_owned(self.trace, timeline)?;
+            }
+        }
         Ok(e.into_meters())
     }
+}
+
+/// The admission of a page-trace run, if it is not `all`: one that decides by processes needs the
+/// trace's process table.
+type PageAdmission = (Box<dyn SwapAdmission>, owned::Timeline, Owners);
+fn page_admission(cfg: &SimConfig, trace: &Trace) -> Result<Option<PageAdmission>> {
+    if cfg.swap_admission == swap::admission::DEFAULT {
+        return Ok(None);
+    }
+    let (admission, _) = swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?;
+    match &trace.procs {
+        Some(procs) => procs.check_covers(trace, "the trace's process table")?,
+        None if admission.scope() == Scope::PerPage => {
+            return Err(Error::config(
+                "swap_admission",
+                format!(
+                    "{:?} decides by the pages' processes, and {} has no process table (a pid column \
+                     and each pid's oom_score_adj: an adj column or --procs)",
+                    cfg.swap_admission,
+                    trace.path.display()
+                ),
+            ))
+        }
+        None => {} // `off` looks at no process.
+    }
+    let (timeline, owners) = owned::Timeline::new(trace);
+    Ok(Some((admission, timeline, owners)))
 }
 
 /// A tiered run of a hybrid policy, or of a flat one through `Stacked`.
@@ -150,6 +190,7 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
                     (every.max(footprint), w.limit_pages(cfg.page_size))
                 }),
                 params: &cfg.params,
+                admission: page_admission(cfg, trace)?,
             },
         )??
     };
@@ -181,6 +222,8 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
             swap,
             storage,
             swap_pages,
+            swap_admission: cfg.swap_admission.clone(),
+            swap_admission_params: swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?.1,
             cpu_ns_per_access: cfg.cpu_ns_per_access,
             direct_read: cfg.direct_read,
             energy_duration_s: cfg.energy_duration_s,

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::meters::{ClassMeters, Meters, TierMeters};
 use crate::policy::hybrid::{Entry, Tier, TierAccess, TierPolicy};
 use crate::policy::{Access, IoCosts, ReclaimCtx};
-use crate::trace::{is_critical, Op, PageId, Trace};
+use crate::trace::{is_critical, Op, PageId, ProcTable, Trace};
 use std::collections::HashMap;
 
 /// Per-operation costs of the two tiers and the I/O devices.
@@ -39,24 +39,8 @@ struct Classes {
 
 impl Classes {
     fn new(trace: &Trace) -> Classes {
-        let mut index: HashMap<u32, u32> = HashMap::new();
-        let mut pids: Vec<u32> = Vec::new();
-        let page_proc = match &trace.page_pids {
-            Some(p) => p
-                .iter()
-                .map(|&pid| {
-                    *index.entry(pid).or_insert_with(|| {
-                        pids.push(pid);
-                        pids.len() as u32 - 1
-                    })
-                })
-                .collect(),
-            None => {
-                pids.push(0);
-                index.insert(0, 0);
-                vec![0; trace.num_pages()]
-            }
-        };
+        let (page_proc, pids) = ProcTable::page_procs(trace);
+        let index: HashMap<u32, u32> = pids.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
         let (critical, changes) = match &trace.procs {
             // No process table: every process counts as critical (reported in the meters).
             None => (vec![true; pids.len()], Vec::new()),

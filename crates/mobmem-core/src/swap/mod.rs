@@ -4,5 +4,5 @@
 pub mod admission;
 pub mod backend;
 
-pub use admission::{OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, SHARED};
+pub use admission::{counts_as_live, OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, SHARED};
 pub use backend::SwapBackend;

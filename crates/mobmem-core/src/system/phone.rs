@@ -237,7 +237,7 @@ pub struct Phone {
 }
 
 fn d_admission() -> String {
-    "all".into()
+    crate::swap::admission::DEFAULT.into()
 }
 fn d_reserved() -> MemorySize {
     MemorySize::Bytes(0)

@@ -348,7 +348,10 @@ pub struct AppSpec {
 
 /// Apps used in turns, round robin: each turn runs one app in the foreground for
 /// `accesses_per_turn` accesses, as the DR. Swap paper's evaluation runs each app for a minute
-/// and all of them three times round robin. Each app is a process (pid = its index + 1).
+/// and all of them three times round robin. Each app is a process (pid = its index + 1) with its
+/// `oom_score_adj` in the process table as Android sets it: foreground (0) in its turn, then
+/// previous (`PREVIOUS_ADJ`) for the next turn, cached (`CACHED_ADJ`) after; not started (1000)
+/// before its first turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoundRobin {
@@ -357,6 +360,10 @@ pub struct RoundRobin {
     pub accesses_per_turn: u64,
     pub seed: u64,
 }
+
+/// Android's `oom_score_adj` of the previous app and of a cached one (ProcessList.java).
+pub const PREVIOUS_ADJ: i32 = 700;
+pub const CACHED_ADJ: i32 = 900;
 
 impl RoundRobin {
     pub fn generate(&self) -> Result<Trace> {
@@ -395,8 +402,21 @@ impl RoundRobin {
             page_pids: Some(Vec::new()),
             ..Default::default()
         };
-        for _ in 0..self.rounds {
+        let mut procs = super::ProcTable::default();
+        for i in 0..self.apps.len() {
+            procs.set(0, i as u32 + 1, if i == 0 { 0 } else { super::procs::MAX_ADJ });
+        }
+        let n = self.apps.len();
+        for round in 0..self.rounds {
             for (i, (st, p)) in states.iter_mut().zip(&params).enumerate() {
+                let at = t.accesses.len() as u64;
+                if (round, i) != (0, 0) && n > 1 {
+                    procs.set(at, i as u32 + 1, 0);
+                    procs.set(at, ((i + n - 1) % n) as u32 + 1, PREVIOUS_ADJ);
+                    if n > 2 && (round > 0 || i >= 2) {
+                        procs.set(at, ((i + n - 2) % n) as u32 + 1, CACHED_ADJ);
+                    }
+                }
                 for _ in 0..self.accesses_per_turn {
                     let (op, page) = st.next(&mut rng, p);
                     let slot = &mut ids[i][page as usize];
@@ -411,6 +431,7 @@ impl RoundRobin {
                 }
             }
         }
+        t.procs = Some(procs);
         Ok(t)
     }
 }
@@ -502,6 +523,21 @@ mod tests {
         // Turn k runs app k % 5 + 1.
         for (k, chunk) in t.accesses.chunks(2_000).enumerate() {
             assert!(chunk.iter().all(|&a| pids[(a >> 2) as usize] == (k % 5) as u32 + 1), "turn {k}");
+            // Foreground in its turn, the one before is the previous app, the rest cached or not started.
+            let procs = t.procs.as_ref().unwrap();
+            let at = (k * 2_000) as u64;
+            let adj = |app: usize| procs.adj_at(app as u32 + 1, at).unwrap();
+            assert_eq!(adj(k % 5), 0, "turn {k}");
+            if k > 0 {
+                assert_eq!(adj((k + 4) % 5), PREVIOUS_ADJ, "turn {k}");
+            }
+            let others: Vec<i32> = (2..5).map(|d| adj((k + 5 - d) % 5)).collect();
+            let want = if k >= 4 {
+                vec![CACHED_ADJ; 3]
+            } else {
+                (2..5).map(|d| if d <= k { CACHED_ADJ } else { 1000 }).collect()
+            };
+            assert_eq!(others, want, "turn {k}");
         }
         let s = t.stats(4096);
         assert_eq!(s.pids.len(), 5);

@@ -67,6 +67,24 @@ impl ProcTable {
         Some(v)
     }
 
+    /// The trace's processes numbered 0.. in order of first page: each page's process number and
+    /// each number's pid (one process, pid 0, when the trace has no pid column).
+    pub fn page_procs(trace: &Trace) -> (Vec<u32>, Vec<u32>) {
+        let Some(page_pids) = &trace.page_pids else { return (vec![0; trace.num_pages()], vec![0]) };
+        let mut index: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        let mut pids: Vec<u32> = Vec::new();
+        let page_proc = page_pids
+            .iter()
+            .map(|&pid| {
+                *index.entry(pid).or_insert_with(|| {
+                    pids.push(pid);
+                    pids.len() as u32 - 1
+                })
+            })
+            .collect();
+        (page_proc, pids)
+    }
+
     /// Fails on a pid of the trace that has no value; `origin` names where the table came from.
     pub fn check_covers(&self, trace: &Trace, origin: &str) -> Result<()> {
         let pids: std::collections::BTreeSet<u32> = match &trace.page_pids {

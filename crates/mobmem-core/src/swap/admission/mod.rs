@@ -85,6 +85,14 @@ impl Reuse {
     }
 }
 
+/// Whether a process alive at `adj` is a live app as Android counts them (the A2S paper's
+/// N_live): foreground (0) to cached (999), the home launcher and services included, system
+/// processes (negative adj) and processes not started (1000) not.
+#[inline]
+pub fn counts_as_live(adj: i32) -> bool {
+    (0..1000).contains(&adj)
+}
+
 /// Tag of an `of_page` entry naming a set of owners (`Owners::sets`) rather than one process.
 pub const SHARED: u32 = 1 << 31;
 
@@ -170,6 +178,9 @@ admissions! {
     "a2s" => a2s::A2s : "A2S (Kim et al.): no swap-out while t_live or more apps live (ESS); otherwise a page goes only if an owner's current average reuse distance is below t_reuse (LVSP)",
     "adj-limit" => adj_limit::AdjLimit : "pages of processes less important than max_adj stay resident: the killer will take them, swapping them only costs writes",
 }
+
+/// The admission when none is named: every page may go (Linux).
+pub const DEFAULT: &str = "all";
 
 /// The admission to use: swap off admits nothing whatever was chosen.
 pub fn effective(name: &str, swap_on: bool) -> &str {

@@ -244,11 +244,9 @@ impl<P: Policy> Sim<'_, P> {
         });
     }
 
-    /// Live apps as Android counts them (the A2S paper's N_live, at most 22 on its phone):
-    /// processes alive at an app's importance (foreground 0 … cached 999), the home launcher and
-    /// services included, system processes (negative adj) not.
+    /// Live apps as Android counts them (the A2S paper's N_live, at most 22 on its phone).
     pub(super) fn live_count(&self) -> u32 {
-        self.w.procs.iter().filter(|p| p.alive && (0..NOT_STARTED_ADJ).contains(&p.adj)).count() as u32
+        self.w.procs.iter().filter(|p| p.alive && crate::swap::counts_as_live(p.adj)).count() as u32
     }
 
     pub(super) fn live_apps(&self) -> u32 {
