@@ -337,18 +337,18 @@ SYSTEM_RUNS = (
     ),
     # A2S's swap admission side by side with plain swap, at the A2S reproduction's memory.
     (
-        "A2S Large, 1.5 GB (950 MiB kept), swap: all",
+        "A2S Large, 1.5 GB (850 MiB kept), swap: all",
         ph.synthetic(36, 256, 6.10, seed=1, gap_s=23.0),
         "nexus5",
-        {"dram": "1536MiB", "reserved": "950MiB", "swap_size": "1GiB", "session_s": 20.0},
+        {"dram": "1536MiB", "reserved": "850MiB", "swap_size": "1GiB", "session_s": 20.0},
     ),
     (
-        "A2S Large, 1.5 GB (950 MiB kept), swap: a2s",
+        "A2S Large, 1.5 GB (850 MiB kept), swap: a2s",
         ph.synthetic(36, 256, 6.10, seed=1, gap_s=23.0),
         "nexus5",
         {
             "dram": "1536MiB",
-            "reserved": "950MiB",
+            "reserved": "850MiB",
             "swap_size": "1GiB",
             "session_s": 20.0,
             "swap_admission": "a2s",

@@ -373,8 +373,11 @@ mod tests {
         let twitter = c.get("Twitter").unwrap();
         assert!((twitter.file_mib - 24.38 * 0.4).abs() < 1e-9);
         assert_eq!(c.get("TaoBao").unwrap().size_mib, 116.0);
-        // An A2S app: size from its category.
-        assert_eq!(c.get("Hangout").unwrap().size_mib, 30.0);
+        // A2S apps: size from its category, or from a public figure (its source says which).
+        let calc = c.get("Calculator").unwrap();
+        assert_eq!(calc.size_mib, 12.0);
+        let play = c.get("Play Store").unwrap();
+        assert_eq!(play.size_mib, c.get("Google Play Store").unwrap().size_mib);
         let unknown = c.get("com.example.app").unwrap();
         assert!(!unknown.known);
         assert_eq!(unknown.size_mib, 40.0);
