@@ -72,6 +72,16 @@ def test_report_prints_claims_with_relative_differences(res):
     assert f"{gain:.1f}" in line and ("within" in line or "OUTSIDE" in line)
     assert "within" in text or "OUTSIDE" in text
     assert "Why ours differs" in text
+    # Both readings of what swap-in counts, and the sensitivities the report owes (T_launched is
+    # not printed in the paper; the memory kept is the fitted parameter).
+    assert "small: VAN+S swap-in MB, page_cluster 0" in text and "A2S slots dead within 4000 s" in text
+    assert set(res["t_launched"]) == {str(t) for t in a2s.T_LAUNCHED}
+    assert set(res["page_cluster_0"]["large"]) == {"van_s", "a2s"}
+    pc0 = res["page_cluster_0"]["large"]["van_s"]
+    assert (
+        pc0["swap_readahead_mb"]["mean"] == 0 and pc0["swap_in_mb"]["mean"] == pc0["swap_in_fault_mb"]["mean"]
+    )
+    assert "Small's swap-out is set by the memory kept" in text and "(given)" in text
 
 
 def test_the_fit_picks_the_sweep_point_nearest_the_papers_gain():
