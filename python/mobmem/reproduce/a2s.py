@@ -220,10 +220,10 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
             p = {"t_launched": t}
             groups.append(_jobs(large, reserved, {"swap_admission": "a2s", "swap_admission_params": p}, args))
         # Small under other amounts of memory kept (the parameter is fitted on Large).
-        for d in RESERVED_AROUND:
-            if reserved + d > 0:
-                keys.append(("small_reserved", str(reserved + d)))
-                groups.append(_jobs(sources["generated"]["small"], reserved + d, SCHEMES["van_s"], args))
+        for delta in RESERVED_AROUND:
+            if reserved + delta > 0:
+                keys.append(("small_reserved", str(reserved + delta)))
+                groups.append(_jobs(sources["generated"]["small"], reserved + delta, SCHEMES["van_s"], args))
         # The other reading of what "swap-in" counts: no read-around (page_cluster 0; the paper
         # gives neither its count's source nor its page-cluster; Linux's default is 3).
         for w in ("small", "large"):
