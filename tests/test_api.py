@@ -39,7 +39,7 @@ def test_io_time_follows_the_device_models(sqlite_slice):
     assert m["io"]["swap_write_ns"] == pytest.approx(m["swap_outs"] * swap["write_ns"])
     assert m["io"]["file_read_ns"] == pytest.approx(m["file_reads"] * ufs["read_ns"])
     # A slower swap device costs more time for the same faults.
-    slow = mobmem.simulate(sqlite_slice, policy="clock", memory=4, swap="ufs31")
+    slow = mobmem.simulate(sqlite_slice, policy="clock", memory=4, swap="emmc-inand")
     assert slow.faults == r.faults
     assert slow.meters["io"]["swap_write_ns"] > m["io"]["swap_write_ns"]
 
