@@ -110,7 +110,8 @@ def test_reproduction_report_prints_the_papers_numbers_and_says_how_ours_differ(
     assert "15.0% / 35.1%" in text and "12.0% / 35.2%" in text
     assert "youtube (synthetic preset" in text and "Why ours can differ" in text
     assert "tolerance ±50%" in text
-    for reading, dev in spo_clock.READINGS.items():
+    for reading, over in spo_clock.READINGS.items():
+        dev = over["swap"]
         line = next(
             x
             for x in text.splitlines()
@@ -133,6 +134,9 @@ def test_the_readings_of_the_swap_device_differ_in_write_cost_only():
     assert a["faults"] == b["faults"] and a["io_ns"] > b["io_ns"]
     s = res["summary"]["synthetic"]
     assert 0 <= s["clock_swap_write_share"] <= 1 and s["points"] == 1
+    # The image-in-swap reading: no swap cache, first touches read swap; same faults for CLOCK.
+    c = res["readings"]["image-in-swap"]["workloads"]["farmstory"]["memory"][10]["policies"]["clock"]
+    assert c["faults"] == a["faults"] and c["io_ns"] >= a["io_ns"]
     with pytest.raises(mobmem.ConfigError, match="readings"):
         spo_clock.compute(_args(apps="farmstory", accesses=1000, readings="nope"))
 

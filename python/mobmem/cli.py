@@ -65,7 +65,9 @@ def _add_sim_args(p: argparse.ArgumentParser) -> None:
         shown = "" if d is None else f" (default: {str(d).lower() if isinstance(d, bool) else d})"
         helptext = f["help"].replace("%", "%%") + shown
         if isinstance(d, bool):
-            p.add_argument(*flags, dest=name, action="store_true", default=None, help=helptext)
+            # A knob that is on by default gets --no-NAME too.
+            action = argparse.BooleanOptionalAction if d else "store_true"
+            p.add_argument(*flags, dest=name, action=action, default=None, help=helptext)
         else:
             kind = type(d) if isinstance(d, int | float) else str
             p.add_argument(*flags, dest=name, type=kind, default=None, help=helptext)

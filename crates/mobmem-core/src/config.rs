@@ -30,6 +30,20 @@ fn d_cpu() -> f64 {
 fn d_admission() -> String {
     crate::swap::admission::DEFAULT.into()
 }
+fn d_true() -> bool {
+    true
+}
+
+/// What the first touch of an anon page costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnonFirstTouch {
+    /// Zero-filled, no I/O (Linux).
+    #[default]
+    Zero,
+    /// Read from swap, which holds the whole memory image (a reading of the SPO-CLOCK paper).
+    Swap,
+}
 
 /// One page-level simulation: memory size, policy, devices.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,6 +74,16 @@ pub struct SimConfig {
     /// The admission's parameters (see each admission file).
     #[serde(default)]
     pub swap_admission_params: toml::Table,
+    /// Linux's swap cache: a swapped-in page keeps its swap copy until it is written, so evicting
+    /// it again costs no write. `false` drops the copy at swap-in: every eviction of a page that
+    /// was ever anon writes it again (a reading of the SPO-CLOCK paper, whose swap writes dominate
+    /// whatever the policy).
+    #[serde(default = "d_true")]
+    pub swap_cache: bool,
+    /// First touch of an anon page: `zero` (Linux: zero-filled, no I/O) or `swap` (read from swap,
+    /// which holds the whole memory image: the SPO-CLOCK paper sets swap to the footprint).
+    #[serde(default)]
+    pub anon_first_touch: AnonFirstTouch,
     #[serde(default = "d_page")]
     pub page_size: u64,
     /// CPU time of one access that hits, in ns.
@@ -158,6 +182,8 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
         "which dirty anon pages may go to swap (mobmem admissions); a2s and adj-limit need a trace with processes",
     ),
     ("swap_admission_params", "the swap admission's parameters (a table; see each admission)"),
+    ("swap_cache", "keep a swapped-in page's swap copy until it is written (Linux); off: evicting it writes it again"),
+    ("anon_first_touch", "first touch of an anon page: zero (zero-filled, Linux) or swap (read from swap)"),
     ("page_size", "page size in bytes"),
     ("cpu_ns_per_access", "CPU time per access in ns"),
     ("direct_read", "DR. Swap's Direct Read (NVM swap devices)"),
@@ -213,6 +239,14 @@ pub fn check_direct_read(direct_read: bool, swap: Option<&crate::device::Device>
 }
 
 impl SimConfig {
+    /// The swap semantics the engine runs with.
+    pub fn swap_semantics(&self) -> crate::engine::SwapSemantics {
+        crate::engine::SwapSemantics {
+            swap_cache: self.swap_cache,
+            first_touch_from_swap: self.anon_first_touch == AnonFirstTouch::Swap,
+        }
+    }
+
     pub fn new(memory: MemorySize) -> Self {
         SimConfig {
             memory,
@@ -223,6 +257,8 @@ impl SimConfig {
             swap_size: None,
             swap_admission: d_admission(),
             swap_admission_params: toml::Table::new(),
+            swap_cache: true,
+            anon_first_touch: AnonFirstTouch::Zero,
             page_size: d_page(),
             cpu_ns_per_access: d_cpu(),
             direct_read: false,
@@ -242,6 +278,12 @@ impl SimConfig {
         check_direct_read(self.direct_read, Some(swap))?;
         crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         if let Some(t) = &self.tiers {
+            if self.swap_semantics() != crate::engine::SwapSemantics::LINUX {
+                return Err(Error::config(
+                    "swap_cache",
+                    "swap_cache = false and anon_first_touch = \"swap\" are not modelled with PCM tiers",
+                ));
+            }
             if self.swap_admission != crate::swap::admission::DEFAULT {
                 return Err(Error::config(
                     "swap_admission",

@@ -241,6 +241,8 @@ pub struct ResolvedConfig {
     pub swap_admission: String,
     /// The admission's parameters, defaults filled in.
     pub swap_admission_params: serde_json::Value,
+    pub swap_cache: bool,
+    pub anon_first_touch: crate::config::AnonFirstTouch,
     pub cpu_ns_per_access: f64,
     pub direct_read: bool,
     pub energy_duration_s: Option<f64>,

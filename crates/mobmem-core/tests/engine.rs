@@ -43,6 +43,48 @@ fn writing_a_swapped_in_page_frees_its_slot_and_swaps_out_again() {
 }
 
 #[test]
+fn without_the_swap_cache_a_swapped_in_page_is_written_again() {
+    // The sequence of the test above with reads only after the first write: W1, R2 (1 out),
+    // R1 (1 in), R2 (1 evicted again), R1 (1 in again).
+    let t = trace(&[(1, Write), (2, Read), (1, Read), (2, Read), (1, Read)]);
+    let with = run(&t, "lru", 1);
+    let without = run_cfg(&t, "lru", 1, |c| c.swap_cache = false);
+    // Linux keeps the copy: the second eviction is free. Without the swap cache it is a write.
+    assert_eq!((with.meters.swap_outs, with.meters.swap_cache_drops), (1, 1));
+    assert_eq!((without.meters.swap_outs, without.meters.swap_cache_drops), (2, 0));
+    assert_eq!((without.meters.faults, without.meters.swap_ins), (with.meters.faults, with.meters.swap_ins));
+    assert_eq!(without.meters.peak_swap_pages, 1, "the slot is given up at the swap-in");
+    assert_eq!(without.config.swap_cache, false);
+}
+
+#[test]
+fn first_touches_of_anon_pages_may_read_the_image_from_swap() {
+    // W1, W2 (first touches of two anon pages), R3 (a file page): 3 frames, nothing evicted.
+    let t = trace(&[(1, Write), (2, Write), (3, Read)]);
+    let zero = run(&t, "lru", 3);
+    let swap = run_cfg(&t, "lru", 3, |c| c.anon_first_touch = mobmem_core::config::AnonFirstTouch::Swap);
+    assert_eq!((zero.meters.cold_anon, zero.meters.swap_ins), (2, 0));
+    assert_eq!((swap.meters.cold_anon, swap.meters.swap_ins), (2, 2));
+    assert_eq!(swap.meters.faults, zero.meters.faults);
+    let read = swap.config.swap.read_ns;
+    assert!((swap.meters.io.swap_read_ns - 2.0 * read).abs() < 1e-6);
+    // A file page's first touch is a file read either way.
+    assert_eq!(swap.meters.cold_file, 1);
+}
+
+#[test]
+fn the_paper_semantics_are_refused_with_tiers_and_named_when_wrong() {
+    let t = trace(&[(1, Write)]);
+    let mut cfg = SimConfig::new(MemorySize::Pages(4));
+    cfg.swap_cache = false;
+    cfg.tiers = Some(Default::default());
+    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
+    assert!(e.contains("swap_cache") && e.contains("tiers"), "{e}");
+    let e = toml::from_str::<SimConfig>("anon_first_touch = \"disk\"").unwrap_err().to_string();
+    assert!(e.contains("zero") && e.contains("swap"), "{e}");
+}
+
+#[test]
 fn declared_file_pages_are_written_back_not_swapped() {
     let mut t = trace(&[(1, Write), (2, Read), (1, Read)]);
     t.page_kinds = Some(vec![Kind::File as u8, Kind::Unknown as u8]);

@@ -19,6 +19,7 @@ use crate::swap::{Owners, Scope, SwapAdmission};
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
+pub use pages::SwapSemantics;
 pub(crate) use run::parallel;
 pub use run::{simulate, simulate_grid};
 
@@ -226,6 +227,12 @@ impl<P: Policy> Engine<P> {
     pub fn with_read_around(mut self, order: u32) -> Self {
         self.page_cluster = order;
         self.pages.slots = Some(pages::Slots::new(self.pages.flags.len(), self.pages.swap_cap));
+        self
+    }
+
+    /// What a swap-in keeps and what a first touch of an anon page reads (Linux's by default).
+    pub fn with_swap_semantics(mut self, semantics: SwapSemantics) -> Self {
+        self.pages.semantics = semantics;
         self
     }
 

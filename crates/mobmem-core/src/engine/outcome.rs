@@ -9,6 +9,9 @@ use std::ops::AddAssign;
 pub enum Fault {
     /// First touch of an anon page: zero-filled, no read.
     ZeroFill,
+    /// First touch of an anon page whose image is in swap (`SwapSemantics::first_touch_from_swap`):
+    /// read from swap.
+    ColdSwap,
     /// First touch of a file page: read from its file.
     ColdFile,
     /// A file page that was evicted and is needed again: read from its file.

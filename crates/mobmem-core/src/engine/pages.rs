@@ -81,7 +81,27 @@ pub struct Pages {
     pub idle: Option<Idle>,
     /// Swap-entry lifetimes, when asked for (`Engine::with_lifetimes`).
     pub life: Option<Lifetimes>,
+    /// How swap behaves (`SwapSemantics`; Linux's by default).
+    pub semantics: SwapSemantics,
     pub m: Meters,
+}
+
+/// What a swap-in keeps and what a first touch of an anon page reads. Linux keeps the swap copy of
+/// a page read back until the page is written (the swap cache), and zero-fills a new anon page.
+/// The SPO-CLOCK paper can be read otherwise (docs/POLICIES.md): its swap holds the whole memory
+/// image, and swap writes dominate whatever the policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SwapSemantics {
+    /// A swapped-in page keeps its copy until written; `false`: the copy is dropped at swap-in, so
+    /// the page is written to swap again when it is evicted.
+    pub swap_cache: bool,
+    /// A first touch of an anon page reads its image from swap instead of zero-filling it (the
+    /// page then has no valid copy, as after a write).
+    pub first_touch_from_swap: bool,
+}
+
+impl SwapSemantics {
+    pub const LINUX: SwapSemantics = SwapSemantics { swap_cache: true, first_touch_from_swap: false };
 }
 
 const NO: u32 = u32::MAX;
@@ -179,6 +199,7 @@ impl Pages {
             backed: 0,
             idle: None,
             life: None,
+            semantics: SwapSemantics::LINUX,
             m: Meters::default(),
         }
     }
@@ -328,6 +349,10 @@ impl Pages {
                 // (A declared file page is read from its file first, even when written.)
                 self.m.cold_anon += 1;
                 self.flags[id] |= ANON | DIRTY;
+                if self.semantics.first_touch_from_swap {
+                    self.m.swap_ins += 1;
+                    return Ok((Fault::ColdSwap, FaultIo::SwapRead));
+                }
                 Ok((Fault::ZeroFill, FaultIo::None))
             } else {
                 self.m.cold_file += 1;
@@ -344,6 +369,17 @@ impl Pages {
                 return Ok((Fault::Mapped, FaultIo::Mapped));
             }
             self.m.swap_ins += 1;
+            if !self.semantics.swap_cache {
+                // No swap cache: the copy is dropped now, and the page is written again if evicted.
+                let backed = f & BACKED != 0;
+                self.flags[id] = (f & !SWAP_VALID) | DIRTY;
+                self.free_slot(id, false);
+                if backed {
+                    self.m.backing_reads += 1;
+                    return Ok((Fault::SwapIn, FaultIo::BackingRead));
+                }
+                return Ok((Fault::SwapIn, FaultIo::SwapRead));
+            }
             if f & BACKED != 0 {
                 self.m.backing_reads += 1;
                 return Ok((Fault::SwapIn, FaultIo::BackingRead));

@@ -25,6 +25,7 @@ struct Run<'a> {
     params: &'a toml::Table,
     /// A swap admission other than `all`, with the trace's processes as it sees them.
     admission: Option<PageAdmission>,
+    semantics: super::SwapSemantics,
 }
 
 impl PolicyVisitor for Run<'_> {
@@ -34,7 +35,9 @@ impl PolicyVisitor for Run<'_> {
         let policy =
             P::new(&PolicySetup { frames: self.frames, space: self.trace.space(), costs: self.costs }, params)?;
         let mut e =
-            Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read).with_zram(self.zram);
+            Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read)
+                .with_zram(self.zram)
+                .with_swap_semantics(self.semantics);
         if let Some((every, limit)) = self.writeback {
             e = e.with_writeback(every, limit, true);
         }
@@ -191,6 +194,7 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
                 }),
                 params: &cfg.params,
                 admission: page_admission(cfg, trace)?,
+                semantics: cfg.swap_semantics(),
             },
         )??
     };
@@ -224,6 +228,8 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
             swap_pages,
             swap_admission: cfg.swap_admission.clone(),
             swap_admission_params: swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?.1,
+            swap_cache: cfg.swap_cache,
+            anon_first_touch: cfg.anon_first_touch,
             cpu_ns_per_access: cfg.cpu_ns_per_access,
             direct_read: cfg.direct_read,
             energy_duration_s: cfg.energy_duration_s,

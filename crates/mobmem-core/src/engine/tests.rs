@@ -17,6 +17,7 @@ struct Drive {
     read_around: u32,
     /// zram writeback rounds every so many accesses (0: none).
     writeback_every: u64,
+    semantics: SwapSemantics,
     seed: u64,
     steps: usize,
 }
@@ -28,7 +29,9 @@ impl PolicyVisitor for &Drive {
         let space = PageSpace { pages: self.n as usize, kinds: Some(&kinds), future: None };
         let setup = PolicySetup { frames: self.frames, space, costs: IoCosts::default() };
         let policy = P::new(&setup, P::Params::default()).map_err(|e| e.to_string())?;
-        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, false).with_zram(self.zram);
+        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, false)
+            .with_zram(self.zram)
+            .with_swap_semantics(self.semantics);
         if self.read_around > 0 {
             e = e.with_read_around(self.read_around);
         }
@@ -101,9 +104,12 @@ proptest! {
         read_around in 0u32..3,
         swap_full in any::<bool>(),
         writeback_every in prop::sample::select(vec![0u64, 50, 400]),
+        swap_cache in any::<bool>(),
+        first_touch_from_swap in any::<bool>(),
     ) {
         let swap_cap = if swap_full { 40 } else { u64::MAX };
-        let d = Drive { n: 200, frames, swap_cap, zram, read_around, writeback_every, seed, steps: 3000 };
+        let semantics = SwapSemantics { swap_cache, first_touch_from_swap };
+        let d = Drive { n: 200, frames, swap_cap, zram, read_around, writeback_every, semantics, seed, steps: 3000 };
         for name in policy::NAMES {
             if *name == "opt" {
                 continue; // offline: needs the accesses to come
