@@ -17,9 +17,9 @@ mod tiered;
 
 use crate::swap::{Owners, Scope, SwapAdmission};
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
+pub use pages::SwapSemantics;
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
-pub use pages::SwapSemantics;
 pub(crate) use run::parallel;
 pub use run::{simulate, simulate_grid};
 

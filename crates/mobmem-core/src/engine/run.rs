@@ -34,10 +34,9 @@ impl PolicyVisitor for Run<'_> {
         let params: P::Params = policy::parse_params(name, self.params)?;
         let policy =
             P::new(&PolicySetup { frames: self.frames, space: self.trace.space(), costs: self.costs }, params)?;
-        let mut e =
-            Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read)
-                .with_zram(self.zram)
-                .with_swap_semantics(self.semantics);
+        let mut e = Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read)
+            .with_zram(self.zram)
+            .with_swap_semantics(self.semantics);
         if let Some((every, limit)) = self.writeback {
             e = e.with_writeback(every, limit, true);
         }
