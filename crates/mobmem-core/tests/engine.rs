@@ -54,7 +54,7 @@ fn without_the_swap_cache_a_swapped_in_page_is_written_again() {
     assert_eq!((without.meters.swap_outs, without.meters.swap_cache_drops), (2, 0));
     assert_eq!((without.meters.faults, without.meters.swap_ins), (with.meters.faults, with.meters.swap_ins));
     assert_eq!(without.meters.peak_swap_pages, 1, "the slot is given up at the swap-in");
-    assert_eq!(without.config.swap_cache, false);
+    assert!(!without.config.swap_cache);
 }
 
 #[test]
