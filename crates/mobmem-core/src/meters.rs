@@ -123,6 +123,9 @@ pub struct ClassMeters {
     pub faults: u64,
     /// Memory and I/O time of this class's accesses, with the moves and evictions they caused.
     pub elapsed_ns: f64,
+    /// Of `elapsed_ns`, the storage I/O (fault reads, eviction writes): the elapsed time without
+    /// storage is `elapsed_ns - io_ns` (the paper does not say which it measures).
+    pub io_ns: f64,
 }
 
 /// Energy by the hybrid DRAM+PCM paper's equation 1, and static energy as a separate line, in J.

@@ -81,8 +81,9 @@ pub struct Tiered<T> {
     tm: TierMeters,
     /// Memory time of all accesses, ns.
     memory_ns: f64,
-    /// Time the access being served has caused so far.
+    /// Time the access being served has caused so far, and of it the storage I/O.
     spent: f64,
+    spent_io: f64,
 }
 
 impl<T: TierPolicy> Tiered<T> {
@@ -100,6 +101,7 @@ impl<T: TierPolicy> Tiered<T> {
             tm,
             memory_ns: 0.0,
             spent: 0.0,
+            spent_io: 0.0,
         }
     }
 
@@ -156,6 +158,7 @@ impl<T: TierPolicy> Tiered<T> {
             EvictIo::FileWrite => self.costs.io.file_write_ns,
         };
         self.spent += ns;
+        self.spent_io += ns;
         Ok(())
     }
 
@@ -209,11 +212,13 @@ impl<T: TierPolicy> Tiered<T> {
     }
 
     fn fault(&mut self, a: &Access, critical: bool) -> Result<()> {
-        self.spent += match self.pages.classify(a, false)?.1 {
+        let io = match self.pages.classify(a, false)?.1 {
             FaultIo::SwapRead | FaultIo::BackingRead => self.costs.io.swap_read_ns,
             FaultIo::FileRead => self.costs.io.file_read_ns,
             FaultIo::None | FaultIo::Mapped => 0.0,
         };
+        self.spent += io;
+        self.spent_io += io;
         let mut ta = TierAccess { a: *a, critical, dirty: false };
         let mut t = self.policy.place(&ta);
         if self.cap[t.idx()] == 0 {
@@ -242,6 +247,7 @@ impl<T: TierPolicy> Tiered<T> {
             let a = Access { page, op, index, anon: becomes_anon(f, op) };
             let critical = self.classes.of(page);
             self.spent = 0.0;
+            self.spent_io = 0.0;
             let hit = f & RESIDENT != 0;
             let mut in_dram = false;
             if hit {
@@ -267,6 +273,7 @@ impl<T: TierPolicy> Tiered<T> {
             let c: &mut ClassMeters = if critical { &mut self.tm.critical } else { &mut self.tm.non_critical };
             c.accesses += 1;
             c.elapsed_ns += self.spent;
+            c.io_ns += self.spent_io;
             if hit {
                 c.hits += 1;
                 c.dram_hits += in_dram as u64;
