@@ -93,8 +93,9 @@ pub struct SimConfig {
     /// device of kind `nvm`.
     #[serde(default)]
     pub direct_read: bool,
-    /// Up time t_TOTAL of the swap area for its energy model (eqs. 1, 6, 13), in seconds; the
-    /// simulated time when absent.
+    /// Up time for static energy, in seconds: t_TOTAL of the swap area's energy model (DR. Swap eqs.
+    /// 1, 6, 13) and the memory tiers' refresh and PCM write rate (a trace's capture time: the
+    /// hybrid paper's stand-by trace spans 24 hours); the simulated time when absent.
     #[serde(default)]
     pub energy_duration_s: Option<f64>,
     /// Main memory made of a DRAM and a PCM tier (the hybrid DRAM+PCM paper); DRAM only, with no
@@ -187,7 +188,10 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
     ("page_size", "page size in bytes"),
     ("cpu_ns_per_access", "CPU time per access in ns"),
     ("direct_read", "DR. Swap's Direct Read (NVM swap devices)"),
-    ("energy_duration_s", "up time t_TOTAL for the swap energy model, in s; the simulated time when absent"),
+    (
+        "energy_duration_s",
+        "up time for static energy (swap energy model, tier refresh), in s; the simulated time when absent",
+    ),
     ("tiers", "hybrid memory: DRAM + PCM tiers (pcm_share, access_bytes, dram, pcm); flat DRAM when absent"),
 ];
 

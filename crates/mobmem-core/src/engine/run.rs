@@ -203,7 +203,7 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
         m.add_backing(&w.backing, cfg.page_size);
     }
     if let Some((t, _, _, (dm, pm))) = &tiers {
-        tiered::finish_energy(&mut m, dm, pm, t.access_bytes, cfg.page_size);
+        tiered::finish_energy(&mut m, dm, pm, t.access_bytes, cfg.page_size, cfg.energy_duration_s);
     }
     let swap_energy = match &swap.energy_model {
         Some(name) => {

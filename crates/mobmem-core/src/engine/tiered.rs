@@ -298,9 +298,18 @@ impl<T: TierPolicy> Tiered<T> {
     }
 }
 
-/// Fills in eq. 1 energy, static energy and PCM wear, once `m.sim_time_ns` is final.
-pub fn finish_energy(m: &mut Meters, dram: &TierModel, pcm: &TierModel, access_bytes: u64, page_size: u64) {
-    let sim_s = m.sim_time_ns * 1e-9;
+/// Fills in eq. 1 energy, static energy and PCM wear, once `m.sim_time_ns` is final. Static
+/// energy and the PCM write rate are over `up_s`, the time the trace spans (its capture's wall
+/// clock: a trace of 24 hours idles most of them), or the simulated time when not given.
+pub fn finish_energy(
+    m: &mut Meters,
+    dram: &TierModel,
+    pcm: &TierModel,
+    access_bytes: u64,
+    page_size: u64,
+    up_s: Option<f64>,
+) {
+    let sim_s = up_s.unwrap_or(m.sim_time_ns * 1e-9);
     let Some(tm) = m.tiers.as_mut() else { return };
     let bits = access_bytes as f64 * 8.0;
     let nj = 1e-9;
