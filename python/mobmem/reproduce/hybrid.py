@@ -231,6 +231,8 @@ def _pcm_write_sensitivity(res: dict[str, Any], args: argparse.Namespace) -> dic
                     for pol in ("fg-aware", "lru")
                 ]
                 fg, lru = run_configs(t, cfgs, devices=path, threads=args.threads)
+                if fg.tiers is None or lru.tiers is None:
+                    raise InvariantError("a hybrid run returned no tier meters")
                 b = lru.tiers["energy"]["eq1_j"]
                 if b:
                     cuts.append(100.0 * (1 - fg.tiers["energy"]["eq1_j"] / b))
