@@ -1,13 +1,16 @@
 """Tiered replay time of three policies on one synthetic trace, best of 5, as JSON: run it in two
 builds' interpreters, alternately, to compare them side by side (BENCHMARKS.md). Not a test."""
 
-import json, sys, time
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
 import mobmem
 
-t = mobmem.Trace.generate(None, accesses=6_000_000, footprint_pages=70_000, seed=42)
 
-
-def best(n, f):
+def best(n: int, f: Callable[[], object]) -> float:
     b = float("inf")
     for _ in range(n):
         t0 = time.perf_counter()
@@ -16,7 +19,15 @@ def best(n, f):
     return b
 
 
-out = {}
-for pol in ("fg-aware", "clock-dwf", "lru"):
-    out[pol] = best(5, lambda: mobmem.simulate(t, policy=pol, memory="10%", tiers={"pcm_share": 0.9}))
-print(json.dumps(out))
+def main() -> None:
+    t = mobmem.Trace.generate(None, accesses=6_000_000, footprint_pages=70_000, seed=42)
+    out = {}
+    for pol in ("fg-aware", "clock-dwf", "lru"):
+        out[pol] = best(
+            5, lambda pol=pol: mobmem.simulate(t, policy=pol, memory="10%", tiers={"pcm_share": 0.9})
+        )
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
