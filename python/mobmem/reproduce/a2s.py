@@ -24,6 +24,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from .verdict import pct, verdict
+
 #: Sections 5.2–5.4 (text figures; the bar charts print no other numbers).
 PAPER: dict[str, Any] = {
     "resume_gain": {"small": 0.0, "medium": 3.25, "large": 19.0},
@@ -266,17 +268,6 @@ def _kernel_defaults() -> dict[str, float]:
     return {k: float(v) for k, v in phones()["nexus5"]["kernel"].items()}
 
 
-def _pct(a: float, b: float) -> float:
-    return 100.0 * (a / b - 1.0) if b else float("nan")
-
-
-def _verdict(ours: float, paper: float, tol: float, points: bool = False) -> str:
-    diff = ours - paper if points else _pct(ours, paper)
-    unit = " points" if points else "%"
-    ok = abs(diff) <= tol
-    return f"{diff:+.1f}{unit} ({'within' if ok else 'OUTSIDE'} ±{tol:g}{unit})"
-
-
 def report(res: dict[str, Any]) -> str:
     from ..table import render
 
@@ -333,7 +324,7 @@ def report(res: dict[str, Any]) -> str:
         ours = pc0[w]["van_s"]["swap_in_mb"]["mean"]
         claims.append((f"{w}: VAN+S swap-in MB, page_cluster 0", ours, P["swap_mb"][w]["in"], 50.0, False))
     for k in ("swap_in_mb", "swap_out_mb"):
-        ours = _pct(m("large", "a2s", k), m("large", "van_s", k))
+        ours = pct(m("large", "a2s", k), m("large", "van_s", k))
         claims.append(
             (
                 f"large: A2S vs VAN+S swap-{k.split('_')[1]} MB %",
@@ -343,7 +334,7 @@ def report(res: dict[str, Any]) -> str:
                 True,
             )
         )
-    ours = _pct(m("large", "a2s", "resumes"), m("large", "van", "resumes"))
+    ours = pct(m("large", "a2s", "resumes"), m("large", "van", "resumes"))
     claims.append(("large: A2S vs VAN resumes %", ours, P["a2s_resumes_vs_van_pct"], 5.0, True))
     for s in ("van", "van_s", "a2s"):
         ours = m("large", s, "ux_negative_pct")
@@ -375,7 +366,7 @@ def report(res: dict[str, Any]) -> str:
     claims.append(
         (
             "large: VAN+S system CPU vs VAN % (costs assumed)",
-            _pct(sys_("van_s"), sys_("van")),
+            pct(sys_("van_s"), sys_("van")),
             cpu["van_s_system_vs_van"],
             20.0,
             True,
@@ -384,7 +375,7 @@ def report(res: dict[str, Any]) -> str:
     claims.append(
         (
             "large: A2S user CPU vs VAN %",
-            _pct(m("large", "a2s", "cpu_user_s"), m("large", "van", "cpu_user_s")),
+            pct(m("large", "a2s", "cpu_user_s"), m("large", "van", "cpu_user_s")),
             cpu["a2s_user_vs_van"],
             5.0,
             True,
@@ -393,7 +384,7 @@ def report(res: dict[str, Any]) -> str:
     claims.append(
         (
             "large: A2S total CPU vs VAN % (costs assumed)",
-            _pct(tot("a2s"), tot("van")),
+            pct(tot("a2s"), tot("van")),
             cpu["a2s_total_vs_van"],
             5.0,
             True,
@@ -401,7 +392,7 @@ def report(res: dict[str, Any]) -> str:
     )
     # A calibration target is not a result: no verdict on it.
     rows = [
-        (c, f"{o:.1f}", f"{p:g}", "calibration target" if "(fitted)" in c else _verdict(o, p, t, pts))
+        (c, f"{o:.1f}", f"{p:g}", "calibration target" if "(fitted)" in c else verdict(o, p, t, pts))
         for c, o, p, t, pts in claims
     ]
     lines += [
@@ -416,8 +407,8 @@ def report(res: dict[str, Any]) -> str:
         sens.append(
             (
                 f"swap costs × {f}",
-                f"{_pct(sys_x['van_s'], sys_x['van']):+.1f}",
-                f"{_pct(tot_x['a2s'], tot_x['van']):+.1f}",
+                f"{pct(sys_x['van_s'], sys_x['van']):+.1f}",
+                f"{pct(tot_x['a2s'], tot_x['van']):+.1f}",
             )
         )
     lines += [
@@ -530,9 +521,9 @@ def _why(res: dict[str, Any]) -> list[str]:
     pr = {"van_s": P["swap_mb"]["large"]["in"] / P["swap_mb"]["large"]["out"]}
     pr["a2s"] = P["a2s_swap_mb"]["large"]["in"] / P["a2s_swap_mb"]["large"]["out"]
     tl = res["t_launched"]
-    cut = lambda p: _pct(p["swap_in_mb"]["mean"], g["van_s"]["swap_in_mb"]["mean"])  # noqa: E731
+    cut = lambda p: pct(p["swap_in_mb"]["mean"], g["van_s"]["swap_in_mb"]["mean"])  # noqa: E731
     cuts = [cut(p) for p in tl.values()]
-    pc_cut = _pct(pc0["large"]["a2s"]["swap_in_mb"]["mean"], pc0["large"]["van_s"]["swap_in_mb"]["mean"])
+    pc_cut = pct(pc0["large"]["a2s"]["swap_in_mb"]["mean"], pc0["large"]["van_s"]["swap_in_mb"]["mean"])
     out.append(
         f"- A2S's swap-in cut is its swap-out cut with more of what it writes read back: ours reads "
         f"{ra:.2f} MB per MB written against VAN+S's {rv:.2f} (×{ra / rv:.2f}), the paper "

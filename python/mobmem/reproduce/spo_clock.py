@@ -26,6 +26,10 @@ import os
 from typing import Any
 
 from .args import int_list
+from .verdict import verdict
+
+#: Tolerance of a verdict, as a relative difference from the paper's number, in %.
+TOLERANCE_PCT = 50.0
 
 PAPER_APPS = ("angrybirds", "youtube", "chrome", "facebook", "farmstory")
 #: Section 3: SPO-CLOCK's I/O-time improvement, average and maximum, in %.
@@ -213,15 +217,6 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     return res
 
 
-#: Tolerance of a verdict, as a relative difference from the paper's number.
-TOLERANCE_PCT = 50.0
-
-
-def _verdict(ours: float, paper: float) -> str:
-    rel = 100.0 * (ours - paper) / paper
-    return f"{rel:+.0f}% vs the paper, " + ("within" if abs(rel) <= TOLERANCE_PCT else "OUTSIDE")
-
-
 def _cell(p: dict[str, Any]) -> str:
     if p["rel"] is None:
         return "—"
@@ -260,7 +255,7 @@ def report(res: dict[str, Any]) -> str:
     )
     lines.append("")
     lines.append(
-        f"Against the paper (relative difference, tolerance ±{TOLERANCE_PCT:g}%), under each reading:"
+        "Against the paper (relative difference, and whether it is within the stated tolerance), under each reading:"
     )
     for r, sub in res.get("readings", {res["reading"]: res}).items():
         summ = sub.get("summary", {})
@@ -274,8 +269,8 @@ def report(res: dict[str, Any]) -> str:
                 v = s_[f"vs_{base}"]
                 lines.append(
                     f"- {r} ({sub['swap']}), {label}: SPO-CLOCK improves I/O time over {base.upper()} by"
-                    f" {v['average_pct']:.1f}% on average ({_verdict(v['average_pct'], paper[0])}), {v['max_pct']:.1f}%"
-                    f" at most ({_verdict(v['max_pct'], paper[1])}); {v['min_pct']:.1f}% at least, {v['points']} points;"
+                    f" {v['average_pct']:.1f}% on average ({verdict(v['average_pct'], paper[0], TOLERANCE_PCT)}), {v['max_pct']:.1f}%"
+                    f" at most ({verdict(v['max_pct'], paper[1], TOLERANCE_PCT)}); {v['min_pct']:.1f}% at least, {v['points']} points;"
                     f" paper {paper[0]:.1f}% / {paper[1]:.1f}%."
                 )
             if "clock_swap_write_share" in s_:

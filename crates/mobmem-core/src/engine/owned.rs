@@ -6,8 +6,9 @@
 //!   ever negative is a system process (LVSP always admits its pages).
 //! - A launch is an app's adj becoming 0 (foreground) from another value, or starting at 0.
 //!   Launches at the same access count in pid order.
-//! - Every process lives the whole trace (a page trace has no kills); N_live counts those at adj
-//!   0–999 now (`counts_as_live`).
+//! - N_live counts the processes at adj 0–999 now (`counts_as_live`). A page trace has no low
+//!   memory killer: processes live the whole trace unless nothing can be reclaimed, when the OOM
+//!   killer (`oom_kill`) frees one's pages; its later accesses find them new.
 
 use super::pages::{self, becomes_anon};
 use super::Engine;
@@ -36,8 +37,7 @@ impl Timeline {
                 Timeline { changes: Vec::new(), next: 0, adj: Vec::new(), app: Vec::new(), history: History::new(0) };
             return (t, Owners::default());
         };
-        let (of_page, pids) = ProcTable::page_procs(trace);
-        let index: std::collections::HashMap<u32, u32> = pids.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+        let (of_page, pids, index) = ProcTable::page_procs(trace);
         let adj: Vec<i32> = pids.iter().map(|p| table.initial.get(p).copied().unwrap_or(0)).collect();
         let changes: Vec<(u64, u32, i32)> =
             table.changes.iter().filter_map(|c| Some((c.at, *index.get(&c.pid)?, c.adj))).collect();

@@ -371,14 +371,8 @@ impl Pages {
             self.m.swap_ins += 1;
             if !self.semantics.swap_cache {
                 // No swap cache: the copy is dropped now, and the page is written again if evicted.
-                let backed = f & BACKED != 0;
                 self.flags[id] = (f & !SWAP_VALID) | DIRTY;
                 self.free_slot(id, false);
-                if backed {
-                    self.m.backing_reads += 1;
-                    return Ok((Fault::SwapIn, FaultIo::BackingRead));
-                }
-                return Ok((Fault::SwapIn, FaultIo::SwapRead));
             }
             if f & BACKED != 0 {
                 self.m.backing_reads += 1;

@@ -12,7 +12,6 @@ use crate::meters::{ClassMeters, Meters, TierMeters};
 use crate::policy::hybrid::{Entry, Tier, TierAccess, TierPolicy};
 use crate::policy::{Access, IoCosts, ReclaimCtx};
 use crate::trace::{is_critical, Op, PageId, ProcTable, Trace};
-use std::collections::HashMap;
 
 /// Per-operation costs of the two tiers and the I/O devices.
 pub struct Costs {
@@ -39,8 +38,7 @@ struct Classes {
 
 impl Classes {
     fn new(trace: &Trace) -> Classes {
-        let (page_proc, pids) = ProcTable::page_procs(trace);
-        let index: HashMap<u32, u32> = pids.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+        let (page_proc, pids, index) = ProcTable::page_procs(trace);
         let (critical, changes) = match &trace.procs {
             // No process table: every process counts as critical (reported in the meters).
             None => (vec![true; pids.len()], Vec::new()),

@@ -67,11 +67,15 @@ impl ProcTable {
         Some(v)
     }
 
-    /// The trace's processes numbered 0.. in order of first page: each page's process number and
-    /// each number's pid (one process, pid 0, when the trace has no pid column).
-    pub fn page_procs(trace: &Trace) -> (Vec<u32>, Vec<u32>) {
-        let Some(page_pids) = &trace.page_pids else { return (vec![0; trace.num_pages()], vec![0]) };
+    /// The trace's processes numbered 0.. in order of first page: each page's process number,
+    /// each number's pid, and each pid's number (one process, pid 0, when the trace has no pid
+    /// column).
+    pub fn page_procs(trace: &Trace) -> (Vec<u32>, Vec<u32>, std::collections::HashMap<u32, u32>) {
         let mut index: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        let Some(page_pids) = &trace.page_pids else {
+            index.insert(0, 0);
+            return (vec![0; trace.num_pages()], vec![0], index);
+        };
         let mut pids: Vec<u32> = Vec::new();
         let page_proc = page_pids
             .iter()
@@ -82,7 +86,7 @@ impl ProcTable {
                 })
             })
             .collect();
-        (page_proc, pids)
+        (page_proc, pids, index)
     }
 
     /// Fails on a pid of the trace that has no value; `origin` names where the table came from.
