@@ -26,8 +26,10 @@ def test_spo_clock_parameters_are_checked(sqlite_slice):
         "write_threshold": 1,
         "cost_ratio": 2.0,
         "split": "both",
-        "donor": "value",
+        "donor": "margin",
         "decay_window": 0,
+        "margin": 0.03125,
+        "shadow_lookup": "both",
     }
     with pytest.raises(mobmem.ConfigError) as e:
         mobmem.simulate(sqlite_slice, policy="spo-clock", memory=16, params={"split": "three"})
@@ -64,7 +66,7 @@ def test_swappiness_0_swaps_nothing_while_file_pages_remain(tmp_path, policy):
 
 def _args(**kw):
     p = build_parser()
-    a = p.parse_args(["reproduce", "spo-clock"])
+    a = p.parse_args(["reproduce", "spo-clock", "--captures", ""])
     for k, v in kw.items():
         setattr(a, k, v)
     return a
@@ -163,7 +165,37 @@ def test_reproduce_cli_json():
 @pytest.mark.skipif(not (SHARED / "pagetraces").is_dir(), reason="shared/data not present")
 def test_real_lackey_traces_run_under_every_policy():
     t = mobmem.Trace.open(SHARED / "pagetraces" / "gzip6_150k.txt.zst")
-    runs = mobmem.run_configs(t, [{"memory": "10%", "policy": p} for p in spo_clock.POLICIES])
-    faults = {r.policy: r.faults for r in runs}
+    runs = mobmem.run_configs(
+        t, [{"memory": "10%", **spo_clock.policy_config(p)} for p in spo_clock.POLICIES]
+    )
+    faults = {p: r.faults for p, r in zip(spo_clock.POLICIES, runs)}
     assert all(faults["opt"] <= f for f in faults.values())
     assert len(set(faults.values())) > 1
+
+
+def test_real_captures_are_run_and_reported_apart(tmp_path):
+    """--captures DIR runs every capture there as its own kind; the alg1 row is Algorithm 1's
+    adaptation read literally and the spo-clock row takes --spo-param."""
+    d = tmp_path / "caps"
+    d.mkdir()
+    (d / "sqlite.txt.zst").write_bytes((DATA / "sqlite_60k.txt.zst").read_bytes())
+    args = _args(apps="", memory="10", policies="spo-clock,spo-clock@alg1,clock", readings="asymmetric")
+    args.captures = str(d)
+    res = spo_clock.compute(args)
+    assert res["workloads"]["sqlite"]["kind"] == "capture"
+    got = res["workloads"]["sqlite"]["memory"][10]["policies"]
+    t = mobmem.Trace.open(DATA / "sqlite_60k.txt.zst")
+    cfg = dict(memory="10%", storage="ufs31", swap_size="100%")
+    alg1 = mobmem.simulate(t, policy="spo-clock", params={"donor": "hits", "shadow_lookup": "target"}, **cfg)
+    assert got["spo-clock@alg1"]["faults"] == alg1.faults
+    assert "alg1_vs_clock" in res["summary"]["capture"]
+    assert "real captures" in spo_clock.report(res)
+    args.spo_param = ["margin=0.5"]
+    wide = mobmem.simulate(t, policy="spo-clock", params={"margin": 0.5}, **cfg)
+    assert (
+        spo_clock.compute(args)["workloads"]["sqlite"]["memory"][10]["policies"]["spo-clock"]["faults"]
+        == wide.faults
+    )
+    with pytest.raises(mobmem.ConfigError, match="captures"):
+        args.captures = str(tmp_path / "none")
+        spo_clock.compute(args)

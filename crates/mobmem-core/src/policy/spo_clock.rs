@@ -26,8 +26,12 @@
 //! - The partition is the page's after the faulting access (DESIGN.md: a write makes an undeclared
 //!   page anon), so on traces without declared kinds the WF region stays empty — the paper's own
 //!   assumption that "data write" is a write to an anonymous page.
-//! - "Adjust the size of other regions": the donor is chosen by `donor` (default `value`: the region
-//!   whose pages are worth least, by decayed ghost-hit density × the I/O cost of a miss there).
+//! - "Adjust the size of other regions": the donor is chosen by `donor` (default `margin`: the
+//!   region worth least at the margin — decayed shadow hits on pages it evicted lately × the I/O
+//!   cost of a miss there — and only if it is worth less than the grower).
+//! - A fault looks its page up in both shadows of its partition (`shadow_lookup = "both"`): a
+//!   written page faulted back by a read still counts for the write region whose eviction cost
+//!   the swap write. `"target"` is Algorithm 1 read literally.
 //! - Shadow entries are per side (read / write); linking a page into a real region drops any shadow
 //!   entry it had on that side without counting a hit (hits are counted on faults only, as in
 //!   Algorithm 1).
@@ -53,12 +57,23 @@ pub enum Split {
     None,
 }
 
-/// How the donor region (the one that shrinks when another grows) is chosen.
+/// How the donor region (the one that shrinks when another grows) is chosen. The paper: "the
+/// victim region is selected by monitoring the appropriate size of each region evaluated through
+/// hits from shadow regions and the I/O cost involved in each region".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Donor {
-    /// Least value per page: decayed ghost hits per shadow slot × the I/O cost of a miss in the
-    /// region; ties go to the cheaper region, then the larger.
+    /// Least worth at the margin: decayed shadow hits within `margin` of the region's evictions ×
+    /// the I/O cost of a miss there. Only a region worth less than the grower donates; if none is,
+    /// nothing moves. A region that shrinks evicts pages that come back soon, so its worth rises:
+    /// no region is starved by construction.
+    Margin,
+    /// Least decayed shadow hits × cost, over the whole shadow (the paper's sentence read
+    /// literally). Deep hits count as much as shallow ones, so a region whose re-references are
+    /// far apart takes frames that would each save little.
+    Hits,
+    /// Least decayed shadow hits per shadow slot × cost. A shrinking region's shadow grows, so its
+    /// worth per slot falls as it shrinks: small regions collapse (kept to show it).
     Value,
     /// The largest other region.
     Largest,
@@ -66,6 +81,19 @@ pub enum Donor {
     Cheapest,
     /// The other regions in turn.
     RoundRobin,
+}
+
+/// Which shadows a fault looks its page up in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShadowLookup {
+    /// Both shadows of the page's partition (read and write): a page written, evicted from the
+    /// write region and faulted back by a read (read-modify-write) counts for the write region,
+    /// whose eviction cost the swap write.
+    Both,
+    /// Only the target region's shadow (Algorithm 1 read literally): that write region never
+    /// learns that its evictions come back.
+    Target,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -78,14 +106,26 @@ pub struct Params {
     pub cost_ratio: f64,
     pub split: Split,
     pub donor: Donor,
-    /// Faults between two halvings of the ghost-hit counters `donor = "value"` reads; 0 = the
+    /// Faults between two halvings of the shadow-hit counters the donor rules read; 0 = the
     /// number of frames.
     pub decay_window: u64,
+    /// For `donor = "margin"`: a shadow hit is at the margin when its page left the region fewer
+    /// than `margin × frames` of the region's evictions before the fault (at least 1).
+    pub margin: f64,
+    pub shadow_lookup: ShadowLookup,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { write_threshold: 1, cost_ratio: 2.0, split: Split::Both, donor: Donor::Value, decay_window: 0 }
+        Params {
+            write_threshold: 1,
+            cost_ratio: 2.0,
+            split: Split::Both,
+            donor: Donor::Margin,
+            decay_window: 0,
+            margin: 0.03125,
+            shadow_lookup: ShadowLookup::Both,
+        }
     }
 }
 
@@ -114,7 +154,8 @@ pub struct SpoClock {
     size: [usize; 4],
     hits: [u32; 4],
     threshold: [u32; 4],
-    /// Ghost hits, halved every `window` faults (for `Donor::Value`).
+    /// Shadow hits the donor rule counts (for `margin`, those at the margin), halved every
+    /// `window` faults.
     recent: [f64; 4],
     /// I/O cost of a miss on a page of each region (ns).
     cost: [f64; 4],
@@ -129,6 +170,14 @@ pub struct SpoClock {
     until_decay: u64,
     /// Region of the fault being served.
     cur: usize,
+    /// For `donor = "margin"`: evictions from each region so far (wrapping), the same when the
+    /// fault being served came (its own reclaim does not make its page look older), each shadow
+    /// entry's count when it went in (per side; empty for the other rules), and the margin.
+    evictions: [u32; 4],
+    at_fault: [u32; 4],
+    stamp: [Vec<u32>; 2],
+    margin: u32,
+    both_sides: bool,
 }
 
 impl SpoClock {
@@ -180,6 +229,10 @@ impl SpoClock {
         }
         self.trim_shadow(r, cap - 1);
         let side = r & 1;
+        if self.donor == Donor::Margin {
+            self.evictions[r] = self.evictions[r].wrapping_add(1);
+            self.stamp[side][p as usize] = self.evictions[r];
+        }
         self.links[side].push_front(&mut self.shadow[r], p);
         self.loc[side][p as usize] = SHADOW + r as u8;
     }
@@ -234,21 +287,27 @@ impl SpoClock {
 
     fn pick_donor(&mut self, grower: usize) -> Option<usize> {
         let cands = (0..4).filter(|&r| r != grower && self.used[r] && self.size[r] > 0);
+        let worth = |r: usize| match self.donor {
+            Donor::Value => self.recent[r] / self.shadow_cap(r).max(1) as f64 * self.cost[r],
+            _ => self.recent[r] * self.cost[r],
+        };
+        // Least worth; ties to the cheaper region, then the larger, then the first.
+        let least = |c: &mut dyn Iterator<Item = usize>| {
+            c.min_by(|&a, &b| {
+                worth(a)
+                    .total_cmp(&worth(b))
+                    .then(self.cost[a].total_cmp(&self.cost[b]))
+                    .then(self.size[b].cmp(&self.size[a]))
+                    .then(a.cmp(&b))
+            })
+        };
         match self.donor {
+            Donor::Margin => least(&mut cands.into_iter()).filter(|&d| worth(d) < worth(grower)),
+            Donor::Hits | Donor::Value => least(&mut cands.into_iter()),
             Donor::Largest => cands.max_by_key(|&r| (self.size[r], std::cmp::Reverse(r))),
             Donor::Cheapest => cands.min_by(|&a, &b| {
                 self.cost[a].total_cmp(&self.cost[b]).then(self.size[b].cmp(&self.size[a])).then(a.cmp(&b))
             }),
-            Donor::Value => {
-                let value = |r: usize| self.recent[r] / self.shadow_cap(r).max(1) as f64 * self.cost[r];
-                cands.min_by(|&a, &b| {
-                    value(a)
-                        .total_cmp(&value(b))
-                        .then(self.cost[a].total_cmp(&self.cost[b]))
-                        .then(self.size[b].cmp(&self.size[a]))
-                        .then(a.cmp(&b))
-                })
-            }
             Donor::RoundRobin => {
                 let v: Vec<usize> = cands.collect();
                 if v.is_empty() {
@@ -267,6 +326,24 @@ impl SpoClock {
             self.size[d] -= 1;
             let cap = self.shadow_cap(r);
             self.trim_shadow(r, cap);
+        }
+    }
+
+    /// Algorithm 1's shadow hit: if `p` is in `r`'s shadow, it leaves it, and `r`'s hit count
+    /// grows `r` at the threshold.
+    fn shadow_hit(&mut self, r: usize, p: PageId) {
+        let side = r & 1;
+        if self.loc[side][p as usize] == SHADOW + r as u8 {
+            // Out of the shadow first, so that shrinking the shadow cannot drop other history.
+            self.unlink(side, p);
+            self.hits[r] += 1;
+            let at_margin = self.donor != Donor::Margin
+                || self.at_fault[r].wrapping_sub(self.stamp[side][p as usize]) < self.margin;
+            self.recent[r] += f64::from(u8::from(at_margin));
+            if self.hits[r] >= self.threshold[r] {
+                self.hits[r] = 0;
+                self.grow(r);
+            }
         }
     }
 
@@ -311,6 +388,9 @@ impl Policy for SpoClock {
         if !(p.cost_ratio.is_finite() && p.cost_ratio > 0.0) {
             return Err(Error::config("params.cost_ratio", format!("must be positive, got {}", p.cost_ratio)));
         }
+        if !(p.margin > 0.0 && p.margin <= 1.0) {
+            return Err(Error::config("params.margin", format!("must be in (0, 1], got {}", p.margin)));
+        }
         let (split_part, split_op) = match p.split {
             Split::Both => (true, true),
             Split::Partition => (true, false),
@@ -351,6 +431,13 @@ impl Policy for SpoClock {
             window: if p.decay_window == 0 { s.frames.max(1) as u64 } else { p.decay_window },
             until_decay: if p.decay_window == 0 { s.frames.max(1) as u64 } else { p.decay_window },
             cur: RF,
+            evictions: [0; 4],
+            at_fault: [0; 4],
+            stamp: if p.donor == Donor::Margin { [vec![0; n], vec![0; n]] } else { [vec![], vec![]] },
+            // Below u32::MAX: a shadow holds fewer entries than frames, so the wrapping count of
+            // evictions since an entry went in is exact.
+            margin: (s.frames as f64 * p.margin).ceil().clamp(1.0, u32::MAX as f64) as u32,
+            both_sides: p.shadow_lookup == ShadowLookup::Both && split_op,
         })
     }
 
@@ -364,6 +451,7 @@ impl Policy for SpoClock {
 
     fn on_miss(&mut self, a: &Access) {
         self.cur = self.region_of(a);
+        self.at_fault = self.evictions;
         self.until_decay -= 1;
         if self.until_decay == 0 {
             self.until_decay = self.window;
@@ -397,17 +485,10 @@ impl Policy for SpoClock {
 
     fn on_insert(&mut self, a: &Access) {
         let r = self.cur;
-        let side = r & 1;
         let p = a.page;
-        if self.loc[side][p as usize] == SHADOW + r as u8 {
-            // Out of the shadow first, so that shrinking the shadow cannot drop other history.
-            self.unlink(side, p);
-            self.hits[r] += 1;
-            self.recent[r] += 1.0;
-            if self.hits[r] >= self.threshold[r] {
-                self.hits[r] = 0;
-                self.grow(r);
-            }
+        self.shadow_hit(r, p);
+        if self.both_sides {
+            self.shadow_hit(r ^ 1, p);
         }
         self.refs[2 * p as usize] = false;
         self.refs[2 * p as usize + 1] = false;
@@ -423,169 +504,5 @@ impl Policy for SpoClock {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::clock::Clock;
-    use super::super::testutil::{run, run_ops, sim};
-    use super::*;
-    use crate::trace::Op;
-    use proptest::prelude::*;
-
-    const R: Op = Op::Read;
-    const W: Op = Op::Write;
-
-    fn params() -> Params {
-        Params::default()
-    }
-
-    /// real + shadow = capacity for every region; shadows within their capacity; every resident
-    /// page linked in some real region and no other page linked in one.
-    fn check_invariants(s: &super::super::testutil::Sim<SpoClock>) {
-        let p = &s.p;
-        assert_eq!(p.size.iter().sum::<usize>(), s.frames, "sizes {:?}", p.size);
-        for r in 0..4 {
-            assert_eq!(p.size[r] + p.shadow_cap(r), s.frames);
-            assert!(p.shadow[r].len <= p.shadow_cap(r), "shadow {r} over capacity");
-        }
-        for (pg, &res) in s.resident.iter().enumerate() {
-            let linked = p.in_real(0, pg as u32) || p.in_real(1, pg as u32);
-            assert_eq!(linked, res, "page {pg}: resident {res}, linked {linked}");
-        }
-    }
-
-    #[test]
-    fn algorithm_1_step_by_step() {
-        // 4 frames → RF WF RA WA sizes 1 each; shadows 3 each; write threshold 1, read 2.
-        let mut s = sim::<SpoClock>(8, 4, params());
-        let st =
-            |s: &super::super::testutil::Sim<SpoClock>| (s.p.sizes(), s.p.lens(), s.p.shadow_lens(), s.p.hit_counts());
-        assert_eq!(s.p.sizes(), [1, 1, 1, 1]);
-        // Fill memory: 0 read/file → RF; 1 write/anon → WA; 2 read/anon → RA; 3 read/file → RF (no
-        // reclaim: frames are free, RF goes over its target of 1).
-        for (pg, op, anon) in [(0, R, false), (1, W, true), (2, R, true), (3, R, false)] {
-            s.step(Access { page: pg, op, index: 0, anon });
-        }
-        assert_eq!(st(&s), ([1, 1, 1, 1], [2, 0, 1, 1], [0; 4], [0; 4]));
-        assert_eq!(s.p.region_pages(RF), vec![3, 0]);
-        // 4 read/file: memory full, RF over its size → RECLAIM(RF): hand at 0 (bit clear) → 0 goes to
-        // RF-S and is freed.
-        s.step(Access { page: 4, op: R, index: 0, anon: false });
-        assert_eq!(s.evicted, vec![0]);
-        assert_eq!(s.p.shadow_pages(RF), vec![0]);
-        // 2 is written while resident (RA page, write bit set). 5 read/anon: RA at its size →
-        // RECLAIM(RA): 2's read bit is clear, but its write bit is set and it is not in WA, so it
-        // moves into WA (bit cleared) and stays resident; RA is empty now but memory is still full
-        // → the region furthest over its size is RF (2 for 1) → 3 goes.
-        s.step(Access { page: 2, op: W, index: 0, anon: true });
-        s.step(Access { page: 5, op: R, index: 0, anon: true });
-        assert_eq!(s.evicted, vec![0, 3]);
-        assert_eq!(s.p.shadow_pages(RA), vec![2]);
-        assert_eq!(s.p.region_pages(WA), vec![2, 1]);
-        assert_eq!(s.p.shadow_pages(RF), vec![3, 0]);
-        // 0 read/file again: RF (page 4) is at its size → 4 goes. 0 is in RF-S: hit 1 of the read
-        // threshold 2, no growth yet.
-        s.step(Access { page: 0, op: R, index: 0, anon: false });
-        assert_eq!(s.evicted, vec![0, 3, 4]);
-        assert_eq!(s.p.hit_counts(), [1, 0, 0, 0]);
-        assert_eq!(s.p.shadow_pages(RF), vec![4, 3]);
-        // 3 read/file: RF at its size → 0 goes. 3 is in RF-S: hit 2 = threshold → RF grows to 2 (its
-        // shadow to 2). Donor by value: only RF has ghost hits; of the others (all worth 0) the
-        // cheapest — with unit device costs a read region's miss costs 1, a write region's 2 (the
-        // write-back and the re-read) → RA.
-        s.step(Access { page: 3, op: R, index: 0, anon: false });
-        assert_eq!(s.evicted, vec![0, 3, 4, 0]);
-        assert_eq!(st(&s), ([2, 1, 0, 1], [1, 0, 1, 2], [2, 0, 1, 0], [0; 4]));
-        assert_eq!(s.p.shadow_pages(RF), vec![0, 4]);
-        // 6 write/anon: WA (2 pages, size 1) → its hand: 1 (bits clear) goes to WA-S.
-        s.step(Access { page: 6, op: W, index: 0, anon: true });
-        assert_eq!(s.evicted, vec![0, 3, 4, 0, 1]);
-        assert_eq!(s.p.shadow_pages(WA), vec![1]);
-        // 1 written again: WA's hand → 2 goes (its write bit was cleared when it moved in, it has
-        // not been read since, and it is in no read region). 1 is in WA-S: the write threshold is
-        // 1 → WA grows. Donor by value: RF's decayed ghost hits make it worth more than WF (none);
-        // RA has no page to give → WF.
-        s.step(Access { page: 1, op: W, index: 0, anon: true });
-        assert_eq!(s.evicted, vec![0, 3, 4, 0, 1, 2]);
-        assert_eq!(st(&s), ([2, 0, 0, 2], [1, 0, 1, 2], [2, 0, 1, 1], [0; 4]));
-        check_invariants(&s);
-    }
-
-    #[test]
-    fn a_page_in_both_regions_is_freed_only_when_unlinked_from_both() {
-        // 2 frames: RF/WF/RA/WA sizes 1,1,0,0 (remainder to the first). Page 0 read/anon → RA,
-        // then written (write bit); page 1 read/anon → RA.
-        let mut s = sim::<SpoClock>(8, 2, params());
-        for (page, op) in [(0, R), (0, W), (1, R)] {
-            s.step(Access { page, op, index: 0, anon: true });
-        }
-        // 2 read/anon: memory full, RA (2 pages, size 0) over → hand at 0: read bit clear, write
-        // bit set → linked into WA too; 0 leaves RA but stays resident. Still full and RA still over
-        // its size → 1 goes.
-        s.step(Access { page: 2, op: R, index: 0, anon: true });
-        assert_eq!(s.evicted, vec![1]);
-        assert!(s.resident[0]);
-        assert!(s.p.in_real(1, 0) && !s.p.in_real(0, 0));
-        check_invariants(&s);
-        // 3 read/anon: RA is over (1 page, 2, size 0) → 2 goes; 0 stays (in WA).
-        s.step(Access { page: 3, op: R, index: 0, anon: true });
-        assert_eq!(s.evicted, vec![1, 2]);
-        // 4 write/anon: WA (1 page, size 0) is over → 0, in no other region now, is freed.
-        s.step(Access { page: 4, op: W, index: 0, anon: true });
-        assert_eq!(s.evicted, vec![1, 2, 0]);
-        check_invariants(&s);
-    }
-
-    #[test]
-    fn bad_params_are_errors() {
-        let t = super::super::testutil::trace_of(&[0]);
-        let setup = PolicySetup { frames: 4, space: t.space(), costs: IoCosts::default() };
-        let e = SpoClock::new(&setup, Params { write_threshold: 0, ..params() }).err().unwrap();
-        assert!(e.to_string().contains("write_threshold"), "{e}");
-        let e = SpoClock::new(&setup, Params { cost_ratio: -1.0, ..params() }).err().unwrap();
-        assert!(e.to_string().contains("cost_ratio"), "{e}");
-    }
-
-    fn accesses() -> impl Strategy<Value = Vec<(u32, Op, bool)>> {
-        prop::collection::vec(
-            (0u32..40, 0u8..3).prop_map(|(p, o)| {
-                // Pages 0..20 are anon (written sometimes), 20..40 file (read only).
-                let anon = p < 20;
-                let op = if anon && o == 2 {
-                    W
-                } else if o == 0 {
-                    Op::Instr
-                } else {
-                    R
-                };
-                (p, op, anon)
-            }),
-            1..400,
-        )
-    }
-
-    proptest! {
-        #[test]
-        fn split_none_is_clock(acc in accesses(), frames in 1usize..24) {
-            let spo = run_ops::<SpoClock>(&acc, frames, Params { split: Split::None, ..params() });
-            let clock = run_ops::<Clock>(&acc, frames, Default::default());
-            prop_assert_eq!(spo.evicted, clock.evicted);
-        }
-
-        #[test]
-        fn one_used_region_is_clock(pages in prop::collection::vec(0u32..40, 1..400), frames in 1usize..24) {
-            // Only read/file faults: one region of the four is ever used.
-            let spo = run::<SpoClock>(&pages, frames, params());
-            let clock = run::<Clock>(&pages, frames, Default::default());
-            prop_assert_eq!(spo.evicted, clock.evicted);
-        }
-
-        #[test]
-        fn invariants_hold(acc in accesses(), frames in 1usize..24, donor in 0usize..4, wt in 1u32..4) {
-            let donor = [Donor::Value, Donor::Largest, Donor::Cheapest, Donor::RoundRobin][donor];
-            let mut s = sim::<SpoClock>(40, frames, Params { donor, write_threshold: wt, ..params() });
-            for &(page, op, anon) in &acc {
-                s.step(Access { page, op, index: 0, anon });
-                check_invariants(&s);
-            }
-        }
-    }
-}
+#[path = "spo_clock_tests.rs"]
+mod tests;
