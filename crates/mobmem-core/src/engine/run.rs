@@ -145,6 +145,7 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
         swap_write_ns: swap.write_time_ns(1, ps),
         file_read_ns: storage.read_time_ns(1, ps),
         file_write_ns: storage.write_time_ns(1, ps),
+        clean_anon_evict_ns: if cfg.swap_cache { 0.0 } else { swap.write_time_ns(1, ps) },
     };
     let swap_cap = swap_pages.unwrap_or(u64::MAX);
     let tiers = match &cfg.tiers {

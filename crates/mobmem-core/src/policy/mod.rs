@@ -44,12 +44,21 @@ pub struct IoCosts {
     pub swap_write_ns: f64,
     pub file_read_ns: f64,
     pub file_write_ns: f64,
+    /// Evicting an anon page not written since it came in: 0 with Linux's swap cache (its copy is
+    /// still in swap), a swap write without one (`swap_cache = false`).
+    pub clean_anon_evict_ns: f64,
 }
 
 impl Default for IoCosts {
-    /// All operations cost the same (unit costs).
+    /// All operations cost the same (unit costs), with a swap cache.
     fn default() -> Self {
-        IoCosts { swap_read_ns: 1.0, swap_write_ns: 1.0, file_read_ns: 1.0, file_write_ns: 1.0 }
+        IoCosts {
+            swap_read_ns: 1.0,
+            swap_write_ns: 1.0,
+            file_read_ns: 1.0,
+            file_write_ns: 1.0,
+            clean_anon_evict_ns: 0.0,
+        }
     }
 }
 

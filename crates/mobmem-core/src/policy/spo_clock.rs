@@ -285,25 +285,36 @@ impl SpoClock {
             .max_by_key(|&r| (self.real[r].len as i64 - self.size[r] as i64, std::cmp::Reverse(r)))
     }
 
-    fn pick_donor(&mut self, grower: usize) -> Option<usize> {
-        let cands = (0..4).filter(|&r| r != grower && self.used[r] && self.size[r] > 0);
-        let worth = |r: usize| match self.donor {
+    /// What a region's pages are worth to the donor rules that weigh shadow hits.
+    fn worth(&self, r: usize) -> f64 {
+        match self.donor {
             Donor::Value => self.recent[r] / self.shadow_cap(r).max(1) as f64 * self.cost[r],
             _ => self.recent[r] * self.cost[r],
-        };
-        // Least worth; ties to the cheaper region, then the larger, then the first.
-        let least = |c: &mut dyn Iterator<Item = usize>| {
-            c.min_by(|&a, &b| {
-                worth(a)
-                    .total_cmp(&worth(b))
-                    .then(self.cost[a].total_cmp(&self.cost[b]))
-                    .then(self.size[b].cmp(&self.size[a]))
-                    .then(a.cmp(&b))
-            })
-        };
+        }
+    }
+
+    fn pick_donor(&mut self, grower: usize) -> Option<usize> {
+        let cands = (0..4).filter(|&r| r != grower && self.used[r] && self.size[r] > 0);
         match self.donor {
-            Donor::Margin => least(&mut cands.into_iter()).filter(|&d| worth(d) < worth(grower)),
-            Donor::Hits | Donor::Value => least(&mut cands.into_iter()),
+            Donor::Margin | Donor::Hits | Donor::Value => {
+                // Least worth; ties to the cheaper region, then the larger, then the first.
+                let mut best: Option<(usize, f64)> = None;
+                for r in cands {
+                    let w = self.worth(r);
+                    let better = best.is_none_or(|(b, bw)| {
+                        w.total_cmp(&bw)
+                            .then(self.cost[r].total_cmp(&self.cost[b]))
+                            .then(self.size[b].cmp(&self.size[r]))
+                            .is_lt()
+                    });
+                    if better {
+                        best = Some((r, w));
+                    }
+                }
+                let (d, w) = best?;
+                // The margin rule moves a page only towards a region worth more at the margin.
+                (self.donor != Donor::Margin || w < self.worth(grower)).then_some(d)
+            }
             Donor::Largest => cands.max_by_key(|&r| (self.size[r], std::cmp::Reverse(r))),
             Donor::Cheapest => cands.min_by(|&a, &b| {
                 self.cost[a].total_cmp(&self.cost[b]).then(self.size[b].cmp(&self.size[a])).then(a.cmp(&b))
@@ -374,8 +385,10 @@ impl SpoClock {
 }
 
 fn region_costs(c: &IoCosts) -> [f64; 4] {
-    // A miss in a read region re-reads the page; evicting from a write region also writes it.
-    [c.file_read_ns, c.file_read_ns + c.file_write_ns, c.swap_read_ns, c.swap_read_ns + c.swap_write_ns]
+    // A miss in a read region re-reads the page; evicting from a write region also writes it, and
+    // so does evicting a clean anon page when there is no swap cache.
+    let ra = c.swap_read_ns + c.clean_anon_evict_ns;
+    [c.file_read_ns, c.file_read_ns + c.file_write_ns, ra, c.swap_read_ns + c.swap_write_ns]
 }
 
 impl Policy for SpoClock {

@@ -229,3 +229,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn without_a_swap_cache_a_read_anon_miss_costs_the_write_too() {
+    let c = IoCosts {
+        swap_read_ns: 2.0,
+        swap_write_ns: 7.0,
+        file_read_ns: 3.0,
+        file_write_ns: 5.0,
+        clean_anon_evict_ns: 0.0,
+    };
+    assert_eq!(region_costs(&c), [3.0, 8.0, 2.0, 9.0]);
+    assert_eq!(region_costs(&IoCosts { clean_anon_evict_ns: 7.0, ..c }), [3.0, 8.0, 9.0, 9.0]);
+}

@@ -128,6 +128,8 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         swap_write_ns: io_dev.write_time_ns(1, ps),
         file_read_ns: storage.read_time_ns(1, ps),
         file_write_ns: storage.write_time_ns(1, ps),
+        // The phone always has the swap cache.
+        clean_anon_evict_ns: 0.0,
     };
     // Queues: the file store 0; swap 1 unless it is the file store's device; zram writeback's
     // backing device its own (2) unless it is the file store's.
