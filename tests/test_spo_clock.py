@@ -168,7 +168,7 @@ def test_real_lackey_traces_run_under_every_policy():
     runs = mobmem.run_configs(
         t, [{"memory": "10%", **spo_clock.policy_config(p)} for p in spo_clock.POLICIES]
     )
-    faults = {p: r.faults for p, r in zip(spo_clock.POLICIES, runs)}
+    faults = {p: r.faults for p, r in zip(spo_clock.POLICIES, runs, strict=True)}
     assert all(faults["opt"] <= f for f in faults.values())
     assert len(set(faults.values())) > 1
 

@@ -115,18 +115,21 @@ class Trace:
     @classmethod
     def hybrid(
         cls,
-        workload: str = "critical-intensive",
-        scale: float = 0.1,
-        reuse: float = 40.0,
-        switch_at: float = 0.3,
-        seed: int = 1,
+        workload: str | None = None,
+        scale: float | None = None,
+        reuse: float | None = None,
+        switch_at: float | None = None,
+        seed: int | None = None,
     ) -> Trace:
         """A synthetic multi-process buffer-cache trace of the hybrid DRAM+PCM paper's Table 2
-        (``critical-intensive``, ``non-critical-intensive``, ``balanced``, ``stand-by``): its
-        critical / non-critical request counts times ``scale``, pids with ``oom_score_adj``, one
-        app switching to the background at ``switch_at`` of the trace. Footprints (requests /
-        ``reuse``), write shares and locality are assumptions (docs/HYBRID.md)."""
-        params = {"workload": workload, "scale": scale, "reuse": reuse, "switch_at": switch_at, "seed": seed}
+        (``critical-intensive`` by default, ``non-critical-intensive``, ``balanced``, ``stand-by``):
+        its critical / non-critical request counts times ``scale`` (0.1), each workload's own
+        processes with their ``oom_score_adj``, one app switching to the background at ``switch_at``
+        (0.3) of the trace. ``reuse`` multiplies every process's reuse (1: as in the workload's
+        cast). Footprints, write shares and locality are assumptions (docs/HYBRID.md). Defaults
+        are the core's."""
+        given = {"workload": workload, "scale": scale, "reuse": reuse, "switch_at": switch_at, "seed": seed}
+        params = {k: v for k, v in given.items() if v is not None}
         return cls(_core.generate_hybrid(json.dumps(params)))
 
     @classmethod

@@ -168,7 +168,7 @@ fn generate_hybrid(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
 /// Table 2 of the hybrid paper: (workload, critical requests, non-critical requests, about).
 #[pyfunction]
 fn hybrid_workloads() -> Vec<(&'static str, u64, u64, &'static str)> {
-    hybrid_gen::WORKLOADS.to_vec()
+    hybrid_gen::workloads().iter().map(|w| (w.name.as_str(), w.critical, w.non_critical, w.about.as_str())).collect()
 }
 
 /// Table III: category → [(app, size MiB)].

@@ -301,7 +301,7 @@ impl SpoClock {
                 let mut best: Option<(usize, f64)> = None;
                 for r in cands {
                     let w = self.worth(r);
-                    let better = best.is_none_or(|(b, bw)| {
+                    let better = best.map_or(true, |(b, bw)| {
                         w.total_cmp(&bw)
                             .then(self.cost[r].total_cmp(&self.cost[b]))
                             .then(self.size[b].cmp(&self.size[r]))

@@ -3,36 +3,69 @@
 //! stand-by. The paper's traces (a Nexus 7, 24 hours of Chrome, Hangouts, Gmail, Facebook, audio
 //! streaming) are not public; these are generated, and every output that uses them says so.
 //!
-//! What is taken from the paper: the number of requests by critical and by non-critical processes
-//! (Table 2, times `scale`), the process mix it describes (system processes; Chrome in the
-//! foreground except in stand-by; Hangouts pushing messages; audio streaming; apps cached in the
-//! background), and that every request is a buffer-cache page (file-backed). What is assumed:
-//! each process's footprint (its expected requests / `reuse`), its write share, its locality (a
-//! drifting hot window), and one app switch: an app used in the foreground for the first
-//! `switch_at` of the trace, then moved to the background (oom_score_adj 0 → 700).
+//! Each workload is its own cast of processes in `hybrid_workloads.toml`, written from the paper's
+//! description of the run: what was in the foreground and what it did (browsing, idle, none), how
+//! often Hangouts was pushed a message, what the system processes did. Taken from the paper: the
+//! requests by critical and by non-critical processes (Table 2, times `scale`), the processes, and
+//! that every request is a buffer-cache page (file-backed). Assumed, per process, and said so in
+//! the file: its share of its class's requests, its write share, its reuse (which sizes its
+//! footprint) and its locality (hot window, sequential share); one app switch (an app in the
+//! foreground until `switch_at` of the trace, then cached).
 
 use super::gen::{GenParams, Region, Rng};
 use super::{pack, Kind, Op, ProcTable, Trace};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
-/// Table 2: requests by critical and by non-critical processes, per workload.
-pub const WORKLOADS: &[(&str, u64, u64, &str)] = &[
-    ("critical-intensive", 1_027_230, 131_915, "web browsing in Chrome; a Hangouts message every 30 s"),
-    ("non-critical-intensive", 11_236_137, 13_470_195, "Chrome idle in the foreground; a message every 5 s"),
-    ("balanced", 9_136_464, 7_129_521, "Chrome idle in the foreground; a message every 30 s"),
-    ("stand-by", 1_350_282, 523_500, "no foreground app; background apps asleep for 24 hours"),
-];
+/// The workloads' casts (TOML), built in.
+pub const BUILTIN: &str = include_str!("hybrid_workloads.toml");
 
-/// A process of a generated workload.
-struct Proc {
-    pid: u32,
-    adj: i32,
+/// A workload of Table 2 and its processes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    pub name: String,
+    /// Table 2: requests by critical and by non-critical processes.
+    pub critical: u64,
+    pub non_critical: u64,
+    /// What the paper ran.
+    pub about: String,
+    pub proc: Vec<Proc>,
+}
+
+/// A process of a generated workload; every field but `name`, `pid` and `adj` is assumed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Proc {
+    pub name: String,
+    pub pid: u32,
+    pub adj: i32,
     /// Share of its class's requests while in that class.
-    weight: f64,
-    write_share: f64,
+    pub weight: f64,
+    pub write_share: f64,
+    /// Requests per distinct page on average (sizes its footprint).
+    pub reuse: f64,
+    pub hot_share: f64,
+    pub hot_prob: f64,
+    pub scan_share: f64,
     /// The adj it switches to at `HybridGen::switch_at` of the trace.
-    switch: Option<i32>,
+    #[serde(default)]
+    pub switch_adj: Option<i32>,
+}
+
+#[derive(Deserialize)]
+struct File {
+    workload: Vec<Workload>,
+}
+
+/// The built-in workloads, parsed once (the file is checked by a unit test).
+pub fn workloads() -> &'static [Workload] {
+    static W: OnceLock<Vec<Workload>> = OnceLock::new();
+    W.get_or_init(|| {
+        let f: File = toml::from_str(BUILTIN).expect("hybrid_workloads.toml is valid (unit-tested)");
+        f.workload
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,7 +74,7 @@ pub struct HybridGen {
     pub workload: String,
     /// Multiplies Table 2's request counts.
     pub scale: f64,
-    /// Requests per distinct page on average (sizes the footprints).
+    /// Multiplies every process's reuse (requests per distinct page): > 1 shrinks the footprints.
     pub reuse: f64,
     /// Share of the trace after which the switched app goes to the background.
     pub switch_at: f64,
@@ -50,33 +83,23 @@ pub struct HybridGen {
 
 impl Default for HybridGen {
     fn default() -> Self {
-        HybridGen { workload: "critical-intensive".into(), scale: 0.1, reuse: 40.0, switch_at: 0.3, seed: 1 }
+        HybridGen { workload: "critical-intensive".into(), scale: 0.1, reuse: 1.0, switch_at: 0.3, seed: 1 }
     }
-}
-
-fn procs(workload: &str) -> Vec<Proc> {
-    let p = |pid, adj, weight, write_share, switch| Proc { pid, adj, weight, write_share, switch };
-    // Critical: system_server, surfaceflinger, media; Chrome (foreground); Gmail (foreground, then
-    // background). Non-critical: Hangouts (service), audio (perceptible), Facebook (cached).
-    let mut v = vec![p(1000, -900, 0.25, 0.35, None), p(1001, -800, 0.10, 0.2, None), p(1013, -700, 0.05, 0.2, None)];
-    if workload != "stand-by" {
-        v.push(p(2001, 0, 0.45, 0.3, None));
-        v.push(p(2002, 0, 0.15, 0.3, Some(700)));
-    }
-    v.push(p(3001, 500, 0.5, 0.5, None));
-    v.push(p(3002, 200, 0.3, 0.2, None));
-    v.push(p(3003, 900, 0.2, 0.4, None));
-    v
 }
 
 impl HybridGen {
-    pub fn counts(&self) -> Result<(u64, u64, &'static str)> {
-        let (_, c, n, about) = WORKLOADS.iter().find(|w| w.0 == self.workload).ok_or_else(|| {
-            let names: Vec<_> = WORKLOADS.iter().map(|w| w.0).collect();
+    fn workload(&self) -> Result<&'static Workload> {
+        workloads().iter().find(|w| w.name == self.workload).ok_or_else(|| {
+            let names: Vec<_> = workloads().iter().map(|w| w.name.as_str()).collect();
             Error::config("workload", format!("unknown workload {:?}; known: {}", self.workload, names.join(", ")))
-        })?;
+        })
+    }
+
+    /// Requests by critical and by non-critical processes (Table 2 × `scale`), and what ran.
+    pub fn counts(&self) -> Result<(u64, u64, &'static str)> {
+        let w = self.workload()?;
         let s = |x: u64| (x as f64 * self.scale).round() as u64;
-        Ok((s(*c), s(*n), about))
+        Ok((s(w.critical), s(w.non_critical), w.about.as_str()))
     }
 
     pub fn generate(&self) -> Result<Trace> {
@@ -90,35 +113,38 @@ impl HybridGen {
             return Err(Error::config("switch_at", format!("{} is not a share in [0, 1]", self.switch_at)));
         }
         let (n_crit, n_non, _) = self.counts()?;
+        let ps = &self.workload()?.proc;
         let total = n_crit + n_non;
         if total == 0 {
             return Err(Error::config("scale", format!("{} leaves no requests", self.scale)));
         }
-        let ps = procs(&self.workload);
         let switch_index = (total as f64 * self.switch_at) as u64;
         // Expected requests of each process, for its footprint.
         let class_weight = |crit: bool, ps: &[Proc]| -> f64 {
             ps.iter().filter(|p| crate::trace::is_critical(p.adj) == crit).map(|p| p.weight).sum()
         };
-        let (wc, wn) = (class_weight(true, &ps), class_weight(false, &ps));
-        let loc = GenParams { hot_share: 0.1, hot_prob: 0.8, scan_share: 0.3, ..Default::default() };
+        let (wc, wn) = (class_weight(true, ps), class_weight(false, ps));
+        let locs: Vec<GenParams> = ps
+            .iter()
+            .map(|p| GenParams { hot_prob: p.hot_prob, scan_share: p.scan_share, ..Default::default() })
+            .collect();
         let mut regions: Vec<Region> = Vec::new();
         let mut base = 0u64;
-        for p in &ps {
+        for p in ps {
             let expected = if crate::trace::is_critical(p.adj) {
                 n_crit as f64 * p.weight / wc
             } else {
                 n_non as f64 * p.weight / wn
             };
-            let len = ((expected / self.reuse).round() as u64).max(16);
-            regions.push(Region::new(base, len, loc.hot_share));
+            let len = ((expected / (p.reuse * self.reuse)).round() as u64).max(16);
+            regions.push(Region::new(base, len, p.hot_share));
             base += len;
         }
         let phase = (total / 20).max(1000);
         let mut rng = Rng::new(self.seed);
         let mut ids = vec![u32::MAX; base as usize];
         let mut table = ProcTable::default();
-        for p in &ps {
+        for p in ps {
             table.set(0, p.pid, p.adj);
         }
         let mut t = Trace {
@@ -134,7 +160,7 @@ impl HybridGen {
         for i in 0..total {
             if i == switch_index {
                 for (k, p) in ps.iter().enumerate() {
-                    if let Some(a) = p.switch {
+                    if let Some(a) = p.switch_adj {
                         adj[k] = a;
                         // At access 0 this replaces the initial value, as the generator uses it.
                         table.set(i, p.pid, a);
@@ -164,7 +190,7 @@ impl HybridGen {
                 }
                 u -= ps[j].weight;
             }
-            let page = regions[k].pick(&mut rng, &loc);
+            let page = regions[k].pick(&mut rng, &locs[k]);
             let op = if rng.f64() < ps[k].write_share { Op::Write } else { Op::Read };
             let slot = &mut ids[page as usize];
             if *slot == u32::MAX {
@@ -185,8 +211,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_built_in_casts_are_sound() {
+        assert_eq!(workloads().len(), 4);
+        for w in workloads() {
+            let mut pids: Vec<u32> = w.proc.iter().map(|p| p.pid).collect();
+            pids.sort_unstable();
+            pids.dedup();
+            assert_eq!(pids.len(), w.proc.len(), "{}: pids repeat", w.name);
+            for p in &w.proc {
+                for (what, v) in [
+                    ("write_share", p.write_share),
+                    ("hot_share", p.hot_share),
+                    ("hot_prob", p.hot_prob),
+                    ("scan_share", p.scan_share),
+                ] {
+                    assert!((0.0..=1.0).contains(&v), "{} {}: {what} {v}", w.name, p.name);
+                }
+                assert!(p.weight > 0.0 && p.reuse >= 1.0, "{} {}", w.name, p.name);
+            }
+            // Both classes have a process before and after the switch (the generator relies on it).
+            for after in [false, true] {
+                let adj = |p: &Proc| if after { p.switch_adj.unwrap_or(p.adj) } else { p.adj };
+                for crit in [true, false] {
+                    assert!(
+                        w.proc.iter().any(|p| crate::trace::is_critical(adj(p)) == crit),
+                        "{}: no {} process{}",
+                        w.name,
+                        if crit { "critical" } else { "non-critical" },
+                        if after { " after the switch" } else { "" }
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn counts_follow_table_2_and_classes_follow_adj() {
-        for (name, c, n, _) in WORKLOADS {
+        for w in workloads() {
+            let (name, c, n) = (&w.name, &w.critical, &w.non_critical);
             let g = HybridGen { workload: name.to_string(), scale: 0.01, ..Default::default() };
             let t = g.generate().unwrap();
             let procs = t.procs.as_ref().unwrap();
