@@ -1,13 +1,14 @@
 # The README's commands. Everything a fresh machine needs is installed from here:
-# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff and mypy from PyPI, and the
-# Rust crates from crates.io through cargo.
+# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff and mypy from PyPI, the
+# Rust crates from crates.io through cargo, and Debian's valgrind for `mobmem capture`
+# (capture-deps, which the tests need).
 
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 
-.PHONY: install demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean
+.PHONY: install capture-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,6 +20,12 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
 
+# `mobmem capture` runs programs under Valgrind's Lackey: Debian's valgrind package.
+capture-deps:
+	@command -v valgrind >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq valgrind; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; fi; }
+
 # The main job on the bundled default workload.
 demo: install
 	$(BIN)/mobmem demo
@@ -26,7 +33,7 @@ demo: install
 test-rust:
 	cargo test -p mobmem-core -p mobmem-fuzz --release --quiet
 
-test-python: install
+test-python: install capture-deps
 	$(BIN)/pytest -q
 
 # All tests: Rust (unit, property, end-to-end) and Python (unit, property, CLI, README).
@@ -37,15 +44,15 @@ test: install test-rust test-python
 lint: install
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests bench
-	$(BIN)/ruff format --check python tests bench
+	$(BIN)/ruff check python tests bench captures
+	$(BIN)/ruff format --check python tests bench captures
 	$(BIN)/mypy
 	$(BIN)/python -m mypy.stubtest mobmem._core --allowlist python/stubtest-allowlist.txt
 
 fmt: $(STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests bench
-	$(BIN)/ruff check --fix python tests bench
+	$(BIN)/ruff format python tests bench captures
+	$(BIN)/ruff check --fix python tests bench captures
 
 # The fuzzing harness (docs/RELIABILITY.md): mutated inputs for every reader, in workers limited to
 # 1 GiB and 10 s each, built with overflow checks (profile fuzz); failures are kept in

@@ -66,7 +66,7 @@ def test_swappiness_0_swaps_nothing_while_file_pages_remain(tmp_path, policy):
 
 def _args(**kw):
     p = build_parser()
-    a = p.parse_args(["reproduce", "spo-clock", "--captures", ""])
+    a = p.parse_args(["reproduce", "spo-clock", "--captures", "", "--corpus", ""])
     for k, v in kw.items():
         setattr(a, k, v)
     return a

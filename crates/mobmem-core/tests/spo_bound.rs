@@ -1,5 +1,6 @@
 //! SPO-CLOCK's region adaptation never costs much more I/O than CLOCK: on the four real Lackey
-//! captures (tests/data/captures) and on generated app-like traces, its compared I/O time (swap
+//! captures of command-line programs (tests/data/captures), on the app-like corpus
+//! (tests/data/corpus, captures/make_corpus.py) and on generated app-like traces, its compared I/O time (swap
 //! reads + swap writes + file reads, the SPO-CLOCK paper's Fig. 4) stays within `BOUND` × CLOCK's,
 //! in the paper's setting (files on UFS 3.1, swap on Optane M10 as large as the footprint).
 //! Algorithm 1 read literally with the per-slot donor breaks that bound on a capture (a region is
@@ -15,6 +16,7 @@ use proptest::prelude::*;
 /// SPO-CLOCK's I/O time may exceed CLOCK's by at most this factor.
 const BOUND: f64 = 1.25;
 const CAPTURES: [&str; 4] = ["gzip6_150k", "perl_wordfreq30k", "sort_paths8k", "sqlite3_btree"];
+const CORPUS: [&str; 4] = ["game-loop", "media-decode", "page-render", "social-feed"];
 
 fn run(t: &Trace, policy: &str, percent: f64, params: &[(&str, &str)]) -> RunResult {
     run_with(t, policy, percent, params, |_| {})
@@ -48,7 +50,8 @@ fn capture(name: &str) -> Trace {
 
 #[test]
 fn on_the_real_captures_spo_clock_stays_within_the_bound_of_clock() {
-    for name in CAPTURES {
+    let corpus = CORPUS.map(|n| format!("../corpus/{n}"));
+    for name in CAPTURES.iter().copied().chain(corpus.iter().map(String::as_str)) {
         let t = capture(name);
         for percent in [5.0, 10.0, 15.0, 20.0, 25.0] {
             let r = ratio(&t, percent, &[]);

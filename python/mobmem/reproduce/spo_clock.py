@@ -46,7 +46,12 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 MEMORY = (5, 10, 15, 20, 25)
 #: Kinds of workload, reported apart: name → label.
-KINDS = {"synthetic": "synthetic apps", "capture": "real captures", "trace": "traces given"}
+KINDS = {
+    "synthetic": "synthetic apps",
+    "capture": "real captures",
+    "corpus": "app-like captures",
+    "trace": "traces given",
+}
 PARTS = ("swap_read_ns", "swap_write_ns", "file_read_ns")
 #: Readings of the paper's swap: name → the run's settings. The first is the default. `image-in-swap`
 #: is the asymmetric device with the paper's possible swap semantics: swap holds the whole image
@@ -75,6 +80,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         " tests/data/captures when run from a checkout; '' for none",
     )
     p.add_argument(
+        "--corpus",
+        default="auto",
+        help="directory of app-like captures (*.txt.zst, made by captures/make_corpus.py) to run as well;"
+        " auto: the repository's tests/data/corpus when run from a checkout; '' for none",
+    )
+    p.add_argument(
         "--accesses", default=None, help="accesses per synthetic app, e.g. 2M (default: Table 1's)"
     )
     p.add_argument("--memory", default=",".join(map(str, MEMORY)), help="memory sizes, %% of footprint")
@@ -101,19 +112,25 @@ def io_compared(m: dict[str, Any]) -> float:
     return sum(m["io"][k] for k in PARTS)
 
 
-def capture_paths(where: str) -> list[str]:
-    """The real captures to run: every ``*.txt.zst`` in `where`; ``auto`` is the repository's
-    tests/data/captures (four Lackey captures of real programs) when it is there."""
+#: Where `auto` finds each kind of capture in a checkout: the four Lackey captures of command-line
+#: programs, and the app-like corpus made by captures/make_corpus.py.
+CAPTURE_DIRS = {"capture": "captures", "corpus": "corpus"}
+
+
+def capture_paths(where: str, kind: str = "capture") -> list[str]:
+    """The captures to run: every ``*.txt.zst`` in `where`; ``auto`` is the repository's
+    tests/data/<CAPTURE_DIRS[kind]> when it is there."""
     from ..errors import ConfigError
 
     if where == "auto":
-        d = Path(__file__).resolve().parents[3] / "tests" / "data" / "captures"
+        d = Path(__file__).resolve().parents[3] / "tests" / "data" / CAPTURE_DIRS[kind]
         return sorted(str(p) for p in d.glob("*.txt.zst")) if d.is_dir() else []
     if not where:
         return []
     found = sorted(str(p) for p in Path(where).glob("*.txt.zst"))
     if not found:
-        raise ConfigError(f"--captures {where}: no *.txt.zst trace there", "captures")
+        flag = "--captures" if kind == "capture" else "--corpus"
+        raise ConfigError(f"{flag} {where}: no *.txt.zst trace there", flag.lstrip("-"))
     return found
 
 
@@ -256,8 +273,9 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         traces.append((app, Trace.generate(app, **extra), "synthetic"))
     for path in args.trace:
         traces.append((os.path.basename(path), Trace.open(path), "trace"))
-    for path in capture_paths(args.captures):
-        traces.append((os.path.basename(path).removesuffix(".txt.zst"), Trace.open(path), "capture"))
+    for kind, where in (("capture", args.captures), ("corpus", getattr(args, "corpus", ""))):
+        for path in capture_paths(where, kind):
+            traces.append((os.path.basename(path).removesuffix(".txt.zst"), Trace.open(path), kind))
     readings: dict[str, Any] = {}
     for r in names:
         sub: dict[str, Any] = {"swap": READINGS[r]["swap"], "settings": READINGS[r], "workloads": {}}
@@ -298,7 +316,9 @@ def report(res: dict[str, Any]) -> str:
         rows = [[p] + [_cell(w["memory"][m]["policies"][p]) for m in mems] for p in pols]
         if all("read_floor_rel" in w["memory"][m] for m in mems):
             rows.append(["read floor"] + [f"≥ {w['memory'][m]['read_floor_rel']:.3f}" for m in mems])
-        kind = {"synthetic": "synthetic preset", "capture": "real capture"}.get(w["kind"], "trace")
+        kind = {"synthetic": "synthetic preset", "capture": "real capture", "corpus": "app-like capture"}.get(
+            w["kind"], "trace"
+        )
         title = (
             f"{name} ({kind}: {w['accesses']:,} accesses, {w['pages']:,} pages) — memory % of footprint"
             f" (frames: {', '.join(str(w['memory'][m]['frames']) for m in mems)})"
