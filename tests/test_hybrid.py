@@ -205,3 +205,16 @@ def test_static_energy_spans_the_traces_duration_when_given():
     assert res["workloads"]["stand-by"]["duration_s"] == 86400.0
     assert res["workloads"]["balanced"]["duration_s"] is None
     assert "stand-by: 86,400 s (the paper's)" in hybrid.report(res)
+
+
+def test_without_promotion_a_flat_policy_keeps_its_hit_ratio_and_migrates_less():
+    t = mobmem.Trace.hybrid("balanced", scale=0.01, seed=3)
+    tiers = {"pcm_share": 0.9, "access_bytes": 4096}
+    up = mobmem.simulate(t, policy="lru", memory="30%", tiers=tiers)
+    down = mobmem.simulate(t, policy="lru", memory="30%", tiers={**tiers, "promote_on_hit": False})
+    assert down.faults == up.faults
+    assert down.tiers is not None and up.tiers is not None
+    assert down.tiers["promotions"] == 0 < up.tiers["promotions"]
+    assert down.to_dict()["config"]["tiers"]["promote_on_hit"] is False
+    with pytest.raises(mobmem.ConfigError, match="promote_on_hit"):
+        mobmem.simulate(t, policy="fg-aware", memory="30%", tiers={**tiers, "promote_on_hit": False})

@@ -137,11 +137,23 @@ pub struct TierConfig {
     /// is page_size / access_bytes operations.
     #[serde(default = "d_access_bytes")]
     pub access_bytes: u64,
+    /// Flat policies on tiers (`lru`, `2q`, …): a hit on a PCM page moves it back to DRAM (true:
+    /// one recency stack over both tiers) or is served in PCM (false: pages only move down). The
+    /// hybrid paper does not say how its LRU and 2QLRU used PCM; both readings leave residency,
+    /// so the hit ratio, as it is. Tier-aware policies have their own rules and refuse `false`.
+    #[serde(default = "d_true")]
+    pub promote_on_hit: bool,
 }
 
 impl Default for TierConfig {
     fn default() -> Self {
-        TierConfig { pcm_share: d_pcm_share(), dram: d_dram_tier(), pcm: d_pcm_tier(), access_bytes: d_access_bytes() }
+        TierConfig {
+            pcm_share: d_pcm_share(),
+            dram: d_dram_tier(),
+            pcm: d_pcm_tier(),
+            access_bytes: d_access_bytes(),
+            promote_on_hit: true,
+        }
     }
 }
 
@@ -192,7 +204,7 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
         "energy_duration_s",
         "up time for static energy (swap energy model, tier refresh), in s; the simulated time when absent",
     ),
-    ("tiers", "hybrid memory: DRAM + PCM tiers (pcm_share, access_bytes, dram, pcm); flat DRAM when absent"),
+    ("tiers", "hybrid memory: DRAM + PCM tiers (pcm_share, access_bytes, dram, pcm, promote_on_hit); flat DRAM when absent"),
 ];
 
 impl Default for SimConfig {

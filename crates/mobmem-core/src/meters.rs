@@ -259,6 +259,7 @@ pub struct ResolvedTiers {
     pub dram_frames: u64,
     pub pcm_frames: u64,
     pub access_bytes: u64,
+    pub promote_on_hit: bool,
     pub dram: crate::device::TierModel,
     pub pcm: crate::device::TierModel,
 }

@@ -49,7 +49,11 @@ RUNS = (
     ("clock-dwf", "clock-dwf", 0.9),
     ("lru DRAM-only", "lru", 0.0),
     ("2q DRAM-only", "2q", 0.0),
+    ("lru no promotion", "lru", 0.9),
 )
+#: Tier settings of a row beyond the shared ones. `lru no promotion` is the other reading of how the
+#: paper's LRU used PCM: a PCM hit is served in PCM (pages only move down); same hit ratio as lru.
+TIER_EXTRA: dict[str, dict[str, Any]] = {"lru no promotion": {"promote_on_hit": False}}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -107,11 +111,11 @@ def _workload(res: dict[str, Any], name: str, trace: Any, kind: str, args: argpa
             "memory": f"{m}%",
             "policy": pol,
             "storage": args.storage,
-            "tiers": {"pcm_share": share, "access_bytes": 4096},
+            "tiers": {"pcm_share": share, "access_bytes": 4096, **TIER_EXTRA.get(label, {})},
             **({"energy_duration_s": DURATION_S[name]} if kind == "synthetic" and name in DURATION_S else {}),
         }
         for m in mems
-        for _, pol, share in runs
+        for label, pol, share in runs
     ]
     out = run_configs(trace, cfgs, threads=args.threads)
     stats = trace.stats()

@@ -91,12 +91,19 @@ struct TieredRun<'a> {
     swap_cap: u64,
     params: &'a toml::Table,
     tier_costs: Option<tiered::Costs>,
+    promote_on_hit: bool,
 }
 
 impl TieredRun<'_> {
     fn go<T: TierPolicy>(mut self, params: T::Params) -> Result<Meters> {
         let policy = T::new(
-            &TierSetup { dram_frames: self.dram, pcm_frames: self.pcm, space: self.trace.space(), costs: self.costs },
+            &TierSetup {
+                dram_frames: self.dram,
+                pcm_frames: self.pcm,
+                space: self.trace.space(),
+                costs: self.costs,
+                promote_on_hit: self.promote_on_hit,
+            },
             params,
         )?;
         let costs = self.tier_costs.take().ok_or_else(|| Error::Invariant("tier costs used twice".into()))?;
@@ -169,7 +176,17 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
             swap_cap,
             params: &cfg.params,
             tier_costs: Some(c),
+            promote_on_hit: t.promote_on_hit,
         };
+        if !t.promote_on_hit && hybrid::NAMES.contains(&cfg.policy.as_str()) {
+            return Err(Error::config(
+                "tiers.promote_on_hit",
+                format!(
+                    "{:?} places pages by its own rules; promote_on_hit applies to flat policies on tiers",
+                    cfg.policy
+                ),
+            ));
+        }
         let c = || tiered::Costs::new(dm, pm, cfg.page_size / t.access_bytes, costs);
         match hybrid::dispatch(&cfg.policy, run(c())) {
             Some(r) => r?,
@@ -238,6 +255,7 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
                 dram_frames: dram,
                 pcm_frames: pcm,
                 access_bytes: t.access_bytes,
+                promote_on_hit: t.promote_on_hit,
                 dram: dm,
                 pcm: pm,
             }),

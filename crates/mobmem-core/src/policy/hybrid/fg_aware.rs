@@ -315,7 +315,13 @@ mod tests {
     #[test]
     fn bad_params() {
         let t = crate::policy::testutil::trace_of(&[0]);
-        let s = TierSetup { dram_frames: 1, pcm_frames: 1, space: t.space(), costs: Default::default() };
+        let s = TierSetup {
+            dram_frames: 1,
+            pcm_frames: 1,
+            space: t.space(),
+            costs: Default::default(),
+            promote_on_hit: true,
+        };
         assert!(FgAware::new(&s, Params { hot_count: 5, max_count: 5 }).is_err());
     }
 }

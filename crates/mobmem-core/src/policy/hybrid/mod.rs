@@ -78,6 +78,8 @@ pub struct TierSetup<'a> {
     pub pcm_frames: usize,
     pub space: PageSpace<'a>,
     pub costs: IoCosts,
+    /// `[sim.tiers] promote_on_hit`, for flat policies on tiers (`Stacked`).
+    pub promote_on_hit: bool,
 }
 
 impl TierSetup<'_> {
@@ -198,9 +200,26 @@ pub(crate) mod testutil {
     }
 
     pub fn hsim<P: TierPolicy>(n_pages: u32, dram: usize, pcm: usize, params: P::Params) -> HSim<P> {
+        hsim_with(n_pages, dram, pcm, params, true)
+    }
+
+    /// `hsim` with `[sim.tiers] promote_on_hit` as given.
+    pub fn hsim_with<P: TierPolicy>(
+        n_pages: u32,
+        dram: usize,
+        pcm: usize,
+        params: P::Params,
+        promote: bool,
+    ) -> HSim<P> {
         let t = super::super::testutil::trace_of(&(0..n_pages).collect::<Vec<_>>());
         let p = P::new(
-            &TierSetup { dram_frames: dram, pcm_frames: pcm, space: t.space(), costs: IoCosts::default() },
+            &TierSetup {
+                dram_frames: dram,
+                pcm_frames: pcm,
+                space: t.space(),
+                costs: IoCosts::default(),
+                promote_on_hit: promote,
+            },
             params,
         )
         .unwrap();

@@ -16,6 +16,8 @@ pub struct Stacked<P> {
     dram: List,
     in_dram: Vec<bool>,
     dram_frames: usize,
+    /// A PCM hit moves the page back to DRAM (`[sim.tiers] promote_on_hit`).
+    promote: bool,
 }
 
 impl<P: Policy> TierPolicy for Stacked<P> {
@@ -30,6 +32,7 @@ impl<P: Policy> TierPolicy for Stacked<P> {
             dram: List::default(),
             in_dram: vec![false; s.num_pages()],
             dram_frames: s.dram_frames,
+            promote: s.promote_on_hit,
         })
     }
 
@@ -47,7 +50,7 @@ impl<P: Policy> TierPolicy for Stacked<P> {
                 self.links.move_to_front(&mut self.dram, a.a.page);
                 false
             }
-            Tier::Pcm => self.dram_frames > 0,
+            Tier::Pcm => self.promote && self.dram_frames > 0,
         }
     }
 
@@ -84,7 +87,7 @@ impl<P: Policy> TierPolicy for Stacked<P> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::hsim;
+    use super::super::testutil::{hsim, hsim_with};
     use super::*;
     use crate::policy::lru::Lru;
     use crate::policy::testutil::run;
@@ -109,6 +112,24 @@ mod tests {
             assert_eq!(h.misses, flat.misses, "DRAM {dram}");
             assert_eq!(h.evicted, flat.evicted, "DRAM {dram}");
         }
+    }
+
+    #[test]
+    fn without_promotion_a_pcm_hit_stays_in_pcm_and_residency_is_unchanged() {
+        let seq = pages(4000, 300, 3);
+        let flat = run::<TwoQ>(&seq, 40, Default::default());
+        let mut h = hsim_with::<Stacked<TwoQ>>(300, 10, 30, Default::default(), false);
+        for &p in &seq {
+            h.step(p, Op::Read, true);
+        }
+        assert_eq!((h.misses, &h.evicted), (flat.misses, &flat.evicted));
+        assert!(h.promoted.is_empty(), "{} promotions", h.promoted.len());
+        assert!(!h.demoted.is_empty());
+        let mut with = hsim::<Stacked<TwoQ>>(300, 10, 30, Default::default());
+        for &p in &seq {
+            with.step(p, Op::Read, true);
+        }
+        assert!(!with.promoted.is_empty() && with.demoted.len() > h.demoted.len());
     }
 
     #[test]
