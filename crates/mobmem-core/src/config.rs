@@ -204,7 +204,10 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
         "energy_duration_s",
         "up time for static energy (swap energy model, tier refresh), in s; the simulated time when absent",
     ),
-    ("tiers", "hybrid memory: DRAM + PCM tiers (pcm_share, access_bytes, dram, pcm, promote_on_hit); flat DRAM when absent"),
+    (
+        "tiers",
+        "hybrid memory: DRAM + PCM tiers (pcm_share, access_bytes, dram, pcm, promote_on_hit); flat DRAM when absent",
+    ),
 ];
 
 impl Default for SimConfig {
