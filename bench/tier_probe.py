@@ -4,19 +4,10 @@ builds' interpreters, alternately, to compare them side by side (BENCHMARKS.md).
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
+
+from policy_probe import best  # bench/ is on the path when this runs as a script
 
 import mobmem
-
-
-def best(n: int, f: Callable[[], object]) -> float:
-    b = float("inf")
-    for _ in range(n):
-        t0 = time.perf_counter()
-        f()
-        b = min(b, time.perf_counter() - t0)
-    return b
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 import mobmem
+from mobmem import capture as capture_mod
 from mobmem.capture import capture
 from mobmem.errors import MobmemError
 
@@ -41,6 +42,11 @@ def test_bad_commands_are_clear_errors(tmp_path, monkeypatch):
         capture([str(tmp_path / "nope")])
     p = cli("capture", "-o", str(tmp_path / "x.mobt"), "--", str(tmp_path / "nope"), ok=False)
     assert p.returncode == 2 and "not a program" in p.stderr
+    # A valgrind that dies before opening its log leaves nothing to read: an error, not a hang.
+    monkeypatch.setattr(capture_mod, "valgrind", lambda: shutil.which("false"))
+    with pytest.raises(MobmemError, match="exit status 1"):
+        capture(["true"])
+    monkeypatch.undo()
     # Without valgrind the error says how to install it.
     monkeypatch.setattr(shutil, "which", lambda name: None if name == "valgrind" else "/bin/" + name)
     with pytest.raises(MobmemError, match="make capture-deps"):

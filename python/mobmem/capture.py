@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,18 @@ def valgrind() -> str:
             "valgrind is not installed: `make capture-deps` installs Debian's valgrind (or apt-get install valgrind)"
         )
     return exe
+
+
+def _unblock(proc: subprocess.Popen[bytes], fifo: str, done: threading.Event) -> None:
+    """Once valgrind has exited, opens and closes the pipe's writing end until the reader is done,
+    so that a valgrind that died before opening its log cannot leave the reader waiting forever."""
+    proc.wait()
+    while not done.is_set():
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass  # no reader yet: try again
+        done.wait(0.05)
 
 
 def capture(cmd: Sequence[str], *, stdout: str | None = None, cwd: str | None = None) -> tuple[Trace, int]:
@@ -56,13 +69,22 @@ def capture(cmd: Sequence[str], *, stdout: str | None = None, cwd: str | None = 
                 stdin=subprocess.DEVNULL,
                 cwd=cwd,
             )
+            done = threading.Event()
+            threading.Thread(target=_unblock, args=(proc, fifo, done), daemon=True).start()
             try:
                 # Blocks until valgrind opens the pipe; reads until it closes it at exit.
                 trace = Trace.open(fifo, "lackey")
+            except MobmemError as e:
+                proc.kill()
+                raise MobmemError(
+                    f"capture: {' '.join(cmd)!r} under valgrind (exit status {proc.wait()}): Lackey's output: {e}"
+                ) from None
             except BaseException:
                 proc.kill()
                 proc.wait()
                 raise
+            finally:
+                done.set()
             status = proc.wait()
         finally:
             if stdout and not isinstance(out, int):

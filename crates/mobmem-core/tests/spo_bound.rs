@@ -15,8 +15,17 @@ use proptest::prelude::*;
 
 /// SPO-CLOCK's I/O time may exceed CLOCK's by at most this factor.
 const BOUND: f64 = 1.25;
-const CAPTURES: [&str; 4] = ["gzip6_150k", "perl_wordfreq30k", "sort_paths8k", "sqlite3_btree"];
-const CORPUS: [&str; 4] = ["game-loop", "media-decode", "page-render", "social-feed"];
+/// Under tests/data: the captures of command-line programs, then the app-like corpus.
+const CAPTURES: [&str; 8] = [
+    "captures/gzip6_150k",
+    "captures/perl_wordfreq30k",
+    "captures/sort_paths8k",
+    "captures/sqlite3_btree",
+    "corpus/game-loop",
+    "corpus/media-decode",
+    "corpus/page-render",
+    "corpus/social-feed",
+];
 
 fn run(t: &Trace, policy: &str, percent: f64, params: &[(&str, &str)]) -> RunResult {
     run_with(t, policy, percent, params, |_| {})
@@ -45,13 +54,12 @@ fn ratio(t: &Trace, percent: f64, params: &[(&str, &str)]) -> f64 {
 }
 
 fn capture(name: &str) -> Trace {
-    read_trace(&common::data(&format!("captures/{name}.txt.zst")), &ReadOptions::default()).unwrap()
+    read_trace(&common::data(&format!("{name}.txt.zst")), &ReadOptions::default()).unwrap()
 }
 
 #[test]
 fn on_the_real_captures_spo_clock_stays_within_the_bound_of_clock() {
-    let corpus = CORPUS.map(|n| format!("../corpus/{n}"));
-    for name in CAPTURES.iter().copied().chain(corpus.iter().map(String::as_str)) {
+    for name in CAPTURES {
         let t = capture(name);
         for percent in [5.0, 10.0, 15.0, 20.0, 25.0] {
             let r = ratio(&t, percent, &[]);
@@ -65,7 +73,7 @@ fn algorithm_1_literal_with_the_per_slot_donor_starves_a_region() {
     // sqlite3 at 25%: the per-slot donor shrinks the anon regions (a shrinking region's shadow
     // grows, so its hits per slot fall) and the target-only lookup hides the swap writes of
     // read-modify-write pages from the write region.
-    let t = capture("sqlite3_btree");
+    let t = capture("captures/sqlite3_btree");
     let r = ratio(&t, 25.0, &[("donor", "value"), ("shadow_lookup", "target")]);
     assert!(r > 1.5, "expected the literal reading to lose to CLOCK, got {r:.2}×");
 }
@@ -80,7 +88,7 @@ fn without_a_swap_cache_spo_clock_prices_clean_anon_evictions_and_gains_on_avera
         c.anon_first_touch = mobmem_core::config::AnonFirstTouch::Swap;
     };
     let mut gains = vec![];
-    for name in CAPTURES {
+    for name in &CAPTURES[..4] {
         let t = capture(name);
         for percent in [5.0, 10.0, 15.0, 20.0, 25.0] {
             let s = compared_io(&run_with(&t, "spo-clock", percent, &[], image));

@@ -273,7 +273,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         traces.append((app, Trace.generate(app, **extra), "synthetic"))
     for path in args.trace:
         traces.append((os.path.basename(path), Trace.open(path), "trace"))
-    for kind, where in (("capture", args.captures), ("corpus", getattr(args, "corpus", ""))):
+    for kind, where in (("capture", args.captures), ("corpus", args.corpus)):
         for path in capture_paths(where, kind):
             traces.append((os.path.basename(path).removesuffix(".txt.zst"), Trace.open(path), kind))
     readings: dict[str, Any] = {}
@@ -419,6 +419,9 @@ def report(res: dict[str, Any]) -> str:
             " target's shadow, so a written page faulted back by a read never tells the write region that its"
             " eviction cost a swap write; and counting every shadow hit lets a region whose re-references are"
             " far apart take frames that each save little. mobmem's default (donor = margin, shadow_lookup ="
-            " both) stays within 1.25× of CLOCK on the captures and on generated traces (tests/spo_bound.rs)."
+            " both) stays within 1.25× of CLOCK on the captures, the corpus and generated traces"
+            " (crates/mobmem-core/tests/spo_bound.rs). Its window (margin = 1/32 of the frames) was chosen from a"
+            " sweep of the worst capture point against CLOCK, not fitted to the paper; the sensitivity is in"
+            " docs/POLICIES.md (--spo-param margin=…)."
         )
     return "\n".join(lines)
