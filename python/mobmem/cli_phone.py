@@ -161,12 +161,16 @@ def cmd_phone(args: argparse.Namespace) -> int:
                 num(x["file_wait_ms"]),
                 num(x["swap_wait_ms"]),
                 num(x["reclaim_wait_ms"]),
+                num(x["mapped_read_ms"]),
                 x["live_apps"],
             )
             for x in r.launches
         ]
         print(
-            render(("#", "app", "kind", "ms", "file wait", "swap wait", "reclaim wait", "live"), launch_rows)
+            render(
+                ("#", "app", "kind", "ms", "file wait", "swap wait", "reclaim wait", "NVM reads", "live"),
+                launch_rows,
+            )
         )
     print(f"\n({seconds(r.wall_time_s)})")
     return 0

@@ -42,7 +42,7 @@ fn consistent(r: &PhoneResult) {
     // Every app's first launch is cold.
     assert!(m.cold >= distinct, "{} cold < {distinct} apps", m.cold);
     for l in &r.launches {
-        let parts = l.cpu_ms + l.file_wait_ms + l.swap_wait_ms + l.reclaim_wait_ms;
+        let parts = l.cpu_ms + l.file_wait_ms + l.swap_wait_ms + l.reclaim_wait_ms + l.mapped_read_ms;
         assert!((l.latency_ms - parts).abs() < 1e-6 * l.latency_ms.max(1.0), "{l:?}");
         assert!(l.live_apps >= 1);
     }
@@ -211,6 +211,19 @@ fn nvm_swap_and_direct_read_switch_faster_than_flash() {
     assert!(nvm.meters.mean_resume_ms.unwrap() < flash.meters.mean_resume_ms.unwrap());
     assert!(dr.pages.dr_maps > 0);
     assert!(dr.meters.swap_in_pages < nvm.meters.swap_in_pages);
+    // A touch served in place costs the device's mapped_read_ns (lpddr2-pcm: 1,337 ns), in the launch.
+    let served: u64 = dr.launches.iter().map(|l| l.mapped_reads).sum();
+    assert!(served > 0, "no resume read a page mapped in place");
+    for l in &dr.launches {
+        assert!((l.mapped_read_ms - l.mapped_reads as f64 * 1337e-6).abs() < 1e-9, "{l:?}");
+    }
+    // The same NVM with reads in place free: the old model.
+    let mut lib = Library::builtin();
+    let free_pcm = "[pcm-free]\nkind = \"nvm\"\nread_ns = 2674\nwrite_ns = 39024\n";
+    lib.devices.add_toml(free_pcm, std::path::Path::new("t.toml")).unwrap();
+    let free = lib.run(&job("nexus5", &o("pcm-free", true), usage(), 1)).unwrap();
+    assert!(free.launches.iter().map(|l| l.mapped_reads).sum::<u64>() > 0);
+    assert!(free.launches.iter().all(|l| l.mapped_read_ms == 0.0));
 }
 
 #[test]
@@ -309,6 +322,13 @@ fn errors_name_file_field_and_app() {
     assert!(e.contains("policy"), "{e}");
     let e = lib.run(&job("nexus5", &[("swap_size", "10%".into())], emmc(true), 1)).unwrap_err().to_string();
     assert!(e.contains("swap_size"), "{e}");
+    let sys: toml::Value = toml::from_str::<toml::Table>(
+        "s = [{ name = \"system\", adj = -900, anon_mib = 8.0, file_mib = 8.0, write_share = 1.5 }]",
+    )
+    .unwrap()["s"]
+        .clone();
+    let e = lib.run(&job("nexus5", &[("system", sys)], emmc(true), 1)).unwrap_err().to_string();
+    assert!(e.contains("system[0].write_share") && e.contains("1.5"), "{e}");
 }
 
 #[test]

@@ -58,6 +58,10 @@ struct DeviceSpec {
     /// time of one page at the table's bandwidth.
     read_bw: Option<Vec<[f64; 2]>>,
     write_bw: Option<Vec<[f64; 2]>>,
+    /// NVM only: what a load served in place (Direct Read) costs beyond the same load from DRAM, ns
+    /// per page touch. Without it a read of a mapped page would be free, and NVM would look faster
+    /// than DRAM.
+    mapped_read_ns: Option<f64>,
     /// zram only: uncompressed over stored bytes, allocator overhead included (zram's
     /// `orig_data_size / mem_used_total`); ≥ 1.
     compression_ratio: Option<f64>,
@@ -89,6 +93,8 @@ pub struct Device {
     pub read_bw: Vec<(f64, f64)>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub write_bw: Vec<(f64, f64)>,
+    /// NVM: the extra time of a page touch served in place by Direct Read, ns (0 for other kinds).
+    pub mapped_read_ns: f64,
     /// zram: pages stored per DRAM frame the compressed area takes (None for other kinds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compression_ratio: Option<f64>,
@@ -249,6 +255,19 @@ impl DeviceSpec {
                 ));
             }
         }
+        let mapped_read_ns = match (self.kind, self.mapped_read_ns) {
+            (_, None) => 0.0,
+            (DeviceKind::Nvm, Some(v)) if v >= 0.0 && v.is_finite() => v,
+            (DeviceKind::Nvm, Some(v)) => {
+                return Err(Error::config(format!("devices.{name}.mapped_read_ns"), format!("{v} is not a time ≥ 0")))
+            }
+            (k, Some(_)) => {
+                return Err(Error::config(
+                    format!("devices.{name}.mapped_read_ns"),
+                    format!("only an NVM device serves reads in place; this one is {}", k.as_str()),
+                ))
+            }
+        };
         let read_bw = bw_table(name, "read_bw", self.read_bw)?;
         let write_bw = bw_table(name, "write_bw", self.write_bw)?;
         let page_ns = |t: &[(f64, f64)]| (!t.is_empty()).then(|| 4096.0 / bandwidth_at(t, 4096.0) * 1e9);
@@ -268,6 +287,7 @@ impl DeviceSpec {
             energy_model: self.energy_model,
             read_bw,
             write_bw,
+            mapped_read_ns,
             compression_ratio,
             backend: self.backend.unwrap_or_else(|| crate::swap::backend::default_for(self.kind).to_string()),
             backend_params: self.backend_params,
@@ -470,6 +490,12 @@ mod tests {
     fn user_devices_and_errors() {
         let mut c = Catalog::builtin();
         c.add_toml("[slow]\nkind = \"flash\"\nread_ns = 100\nwrite_iops = 1000\n", Path::new("u.toml")).unwrap();
+        let e =
+            c.add_toml("[f]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nmapped_read_ns = 5\n", Path::new("u.toml"));
+        assert!(e.unwrap_err().to_string().contains("mapped_read_ns"));
+        let e =
+            c.add_toml("[n]\nkind = \"nvm\"\nread_ns = 1\nwrite_ns = 1\nmapped_read_ns = -1\n", Path::new("u.toml"));
+        assert!(e.unwrap_err().to_string().contains("not a time"));
         assert_eq!(c.get("slow", "swap").unwrap().write_ns, 1e6);
         let e = c.add_toml("[x]\nkind = \"flash\"\nread_ns = 1\n", Path::new("u.toml")).unwrap_err();
         assert!(e.to_string().contains("write_ns"), "{e}");

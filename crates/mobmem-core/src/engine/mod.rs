@@ -506,7 +506,7 @@ impl<P: Policy> Engine<P> {
             // A read of a page mapped in place: served from NVM, no fault.
             self.pages.m.hits += 1;
             self.pages.m.dr_hits += 1;
-            Ok(Outcome::HIT)
+            Ok(Outcome { mapped_reads: 1, ..Outcome::HIT })
         } else {
             let mut o = self.fault(&a)?;
             // Read-around is the system level's (page traces keep `page_cluster` 0).

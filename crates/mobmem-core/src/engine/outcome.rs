@@ -86,6 +86,8 @@ pub struct Outcome {
     pub file_reads: u32,
     /// Pages the fault pushed out of memory to make room.
     pub evicted: Evictions,
+    /// Reads served in place from NVM (Direct Read): a hit, but at the NVM's speed (0 or 1).
+    pub mapped_reads: u32,
 }
 
 impl Outcome {
@@ -95,6 +97,7 @@ impl Outcome {
         backing_reads: 0,
         file_reads: 0,
         evicted: Evictions { swap_writes: 0, file_writes: 0, swap_cache_drops: 0, file_drops: 0 },
+        mapped_reads: 0,
     };
 
     #[inline]

@@ -26,8 +26,12 @@ pub struct LaunchRecord {
     pub file_wait_ms: f64,
     pub swap_wait_ms: f64,
     pub reclaim_wait_ms: f64,
+    /// Time of the touches Direct Read served in place from NVM (their extra over DRAM), in ms.
+    pub mapped_read_ms: f64,
     pub file_pages_read: u64,
     pub swap_pages_read: u64,
+    /// Touches served in place from NVM (Direct Read).
+    pub mapped_reads: u64,
     pub ux_class: super::phone::UxClass,
     /// At or above Android vitals' mark (cold ≥ 5 s, resume as a hot start ≥ 1.5 s).
     pub excessive: bool,

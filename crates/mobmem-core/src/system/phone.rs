@@ -25,6 +25,14 @@ pub struct SystemProcess {
     pub period_s: f64,
     #[serde(default)]
     pub pages: u64,
+    /// Share of its touches of anon pages that write (assumed; it decides how many of its swapped
+    /// pages Direct Read can leave in place).
+    #[serde(default = "default_system_write_share")]
+    pub write_share: f64,
+}
+
+fn default_system_write_share() -> f64 {
+    0.3
 }
 
 /// User-perceived delay classes (Tolia et al., IEEE Computer 2006) and Android vitals' marks of an
@@ -431,6 +439,9 @@ impl Phone {
                     f("anon_mib"),
                     format!("{:?} + {:?} MiB is more than the phone's {dram_mib} MiB of DRAM", s.anon_mib, s.file_mib),
                 ));
+            }
+            if !(0.0..=1.0).contains(&s.write_share) {
+                return Err(Error::config(f("write_share"), format!("{:?} is not a share in [0, 1]", s.write_share)));
             }
             pos(&f("period_s"), s.period_s)?;
             if s.period_s > 0.0 && s.period_s < MIN_PERIOD_S {

@@ -144,8 +144,11 @@ pub(super) struct Waits {
     pub file: f64,
     pub swap: f64,
     pub reclaim: f64,
+    /// Time of touches served in place from NVM (Direct Read), and their number.
+    pub mapped: f64,
     pub file_pages: u64,
     pub swap_pages: u64,
+    pub mapped_reads: u64,
 }
 
 #[derive(Clone, Copy)]

@@ -16,7 +16,16 @@ impl<P: Policy> Sim<'_, P> {
         self.w.m.touches += 1;
         self.e.set_now(*clock as u64);
         if self.e.would_hit(page, op) {
-            return self.e.access(page, op, self.w.index).map(|_| self.w.index += 1);
+            let o = self.e.access(page, op, self.w.index)?;
+            self.w.index += 1;
+            if o.mapped_reads > 0 {
+                // Served in place from NVM: no fault, no queue, but slower than a DRAM hit.
+                let ns = self.w.io.swap.as_ref().map_or(0.0, |d| d.model.mapped_read_ns);
+                w.mapped += ns;
+                w.mapped_reads += 1;
+                *clock += ns;
+            }
+            return Ok(());
         }
         self.make_room(clock, w)?;
         let o = self.e.access(page, op, self.w.index)?;
@@ -174,7 +183,7 @@ impl<P: Policy> Sim<'_, P> {
         }
         // The sum of its parts rather than `clock - start`: the clock is ns since the first launch,
         // and years into a trace its steps round to tens of ns, which would add up to 0.1 ms.
-        let latency_ms = (cpu_ns + w.file + w.swap + w.reclaim) * 1e-6;
+        let latency_ms = (cpu_ns + w.file + w.swap + w.reclaim + w.mapped) * 1e-6;
         let ux = &self.w.phone.ux;
         let ux_class = ux.class(latency_ms);
         let excessive = latency_ms >= if cold { ux.vitals_cold_ms } else { ux.vitals_hot_ms };
@@ -190,8 +199,10 @@ impl<P: Policy> Sim<'_, P> {
             file_wait_ms: w.file * 1e-6,
             swap_wait_ms: w.swap * 1e-6,
             reclaim_wait_ms: w.reclaim * 1e-6,
+            mapped_read_ms: w.mapped * 1e-6,
             file_pages_read: w.file_pages,
             swap_pages_read: w.swap_pages,
+            mapped_reads: w.mapped_reads,
             ux_class,
             excessive,
             live_apps: live,

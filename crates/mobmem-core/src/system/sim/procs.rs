@@ -73,7 +73,7 @@ impl Proc {
             bg_touches: 0,
             hot_share: 0.2,
             hot_prob: 0.9,
-            write_share: 0.3,
+            write_share: s.write_share,
             anon_share: if na + nf > 0 { na as f64 / (na + nf) as f64 } else { 0.0 },
         }
     }
