@@ -207,30 +207,40 @@ def test_multi_user_log_needs_a_user():
 
 
 def test_reproduce_emmc_swap():
-    p = cli("reproduce", "emmc-swap", "--json")
-    res = json.loads(p.stdout)
-    s, c = res["stated"], res["second"]
-    assert s["usable_mb"] == 460 and c["how"] == "calibrated"
-    # The calibration picks the sweep point whose case-2 live apps is closest to the paper's ~4.
-    off = [x for x in res["sweep"] if not x["swap"]]
-    best = min(abs(x["live_reload"] - 4.0) for x in off)
-    assert abs(c["cases"]["2"]["live_reload"] - 4.0) == pytest.approx(best)
-    # The claims are computed from the cases.
-    cases = {int(k): v for k, v in c["cases"].items()}
-    assert c["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))
-    assert c["first_load_overhead_s"] == pytest.approx(cases[3]["first_s"] - cases[4]["first_s"])
+    res = json.loads(cli("reproduce", "emmc-swap", "--json").stdout)
+    s = res["stated"]
+    assert s["usable_mb"] == 460 and res["reading"] == "held"
+    # Each reading's fit is the sweep point nearest case 2's ~4 live apps (the first on its grid
+    # among equals), and its block ran there.
+    for reading, fit in res["fits"].items():
+        best = min(fit["sweep"], key=lambda p: (abs(p["live_off"] - 4.0), p["step"]))
+        assert fit["value"] == best["value"], reading
+        assert res["readings"][reading]["cases"]["2"]["live_reload"] == pytest.approx(best["live_off"])
+    # One claim is the calibration target, with no verdict; the others carry theirs.
+    fitted = [c for c in res["claims"] if c["fitted"]]
+    assert [c["claim"] for c in fitted] == ["Fig. 7: case 2, live apps in the reloads"]
+    assert fitted[0]["within"] is None and all(
+        c["within"] is not None for c in res["claims"] if not c["fitted"]
+    )
+    # The contrasts are computed from the cases.
+    cases = {int(k): v for k, v in s["cases"].items()}
+    assert s["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))
+    assert s["first_load_overhead_s"] == pytest.approx(cases[3]["first_s"] - cases[4]["first_s"])
+    assert s["write_ratio"] == pytest.approx(cases[3]["flash_write_mb"] / cases[4]["flash_write_mb"])
+    # Every launch writes the phone's 210 KiB of file-system metadata (53 pages), swap or not.
+    for c in cases.values():
+        assert c["meta_write_mb"] == pytest.approx(40 * 53 * 4096 / 1e6)
+    assert cases[4]["flash_write_mb"] == pytest.approx(cases[4]["meta_write_mb"])
+    # Beyond the paper: zram writes no flash but the metadata.
+    z = s["zram"]
+    assert z["random"]["flash_write_mb"] == pytest.approx(z["random"]["meta_write_mb"])
+    assert z["random"]["peak_zram_mib"] > 0
     text = emmc_swap.report(res)
-    assert "paper −54%" in text and ("close" in text or "DIFFERS" in text)
-    assert f"At {c['usable_mb']} MB usable" in text
-    # Beyond the paper: zram in the same runs writes no flash, and its scaled-levels runs used the
-    # printed levels.
-    z = c["zram"]
-    assert z["random"]["flash_write_mb"] == 0 and z["random"]["peak_zram_mib"] > 0
-    sc = z["scaled_levels"]
-    assert sc["factor"] == pytest.approx(c["usable_mb"] / 460)
-    assert sc["cases"]["zram"]["cached_level_mib"] == pytest.approx(max(sc["minfree_kib"]) / 1024, abs=0.01)
-    assert sc["cases"]["swap"]["flash_write_mb"] > 0 == sc["cases"]["zram"]["flash_write_mb"]
-    assert "Beyond the paper" in text and f"zram kills {sc['cases']['zram']['kills']}" in text
+    assert "calibration target (fitted)" in text and "Under each reading" in text
+    assert "paper 631.87" in text and "Beyond the paper" in text
+    given = json.loads(cli("reproduce", "emmc-swap", "--value", "0", "--rounds", "1", "--json").stdout)
+    assert given["fits"]["held"]["how"] == "given with --value"
+    assert given["readings"]["held"]["cases"]["4"]["kills"] == 0  # Table V's games fit in 460 MB
 
 
 def test_reproduce_dr_swap_switching():
@@ -267,6 +277,7 @@ def test_reproduce_dr_swap_switching():
                     assert row[a]["delay_ms"] == pytest.approx(2000.0 + waits, abs=1.0)
             assert row["dr_swap"]["swap_wait_ms"] <= row["flash"]["swap_wait_ms"]
     assert sw["average_improvement_pct"] == pytest.approx(sum(imps) / len(imps))
+    assert res["claims"][0]["claim"].startswith("Fig. 8") and not any(c["fitted"] for c in res["claims"])
     text = cli("reproduce", "dr-swap", "--switching", "--categories", "news").stdout
     assert "Fig. 8: DR. Swap vs flash" in text and "news" in text and "zram (not in the paper" in text
     e = cli("reproduce", "dr-swap", "--switching", "--categories", "nope", ok=False)
@@ -277,13 +288,13 @@ def test_reproductions_are_callable_with_typed_parameters():
     from mobmem import reproduce
 
     p = reproduce.params("emmc-swap")
-    assert {"rounds", "seed", "usable"} <= set(p)
+    assert {"rounds", "seed", "reading", "value"} <= set(p)
     res = reproduce.compute("emmc-swap", rounds=1)
     assert res["rounds"] == 1 and "paper" in res
     assert "Table V" in reproduce.report("emmc-swap", res)
     # The same as the CLI prints with --json.
     j = json.loads(cli("reproduce", "emmc-swap", "--rounds", "1", "--json").stdout)
-    assert j["second"] == json.loads(json.dumps(res["second"]))
+    assert j["stated"] == json.loads(json.dumps(res["stated"]))
     with pytest.raises(mobmem.ConfigError, match="round"):
         reproduce.compute("emmc-swap", round=1)
     with pytest.raises(mobmem.ConfigError, match="emmc-swap"):

@@ -327,6 +327,8 @@ fn errors_name_file_field_and_app() {
     )
     .unwrap()["s"]
         .clone();
+    let e = lib.run(&job("nexus5", &[("fs_meta_write_kib", (1i64 << 21).into())], emmc(true), 1));
+    assert!(e.unwrap_err().to_string().contains("fs_meta_write_kib"));
     let e = lib.run(&job("nexus5", &[("system", sys)], emmc(true), 1)).unwrap_err().to_string();
     assert!(e.contains("system[0].write_share") && e.contains("1.5"), "{e}");
 }

@@ -132,6 +132,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     reserved, pc = fit["reserved_mib"], fit["page_cluster"]
     out["switching"] = switching.compute(cats, args, reserved, pc)
     if args.switching:
+        out["claims"] = switching.claims(out["switching"])
         return out
     out["table_iv"] = {
         r: system.table_iv(cats, args, f["reserved_mib"], f["page_cluster"]) for r, f in out["fits"].items()

@@ -93,6 +93,8 @@ pub struct SystemMeters {
     pub backing_read_pages: u64,
     pub file_read_pages: u64,
     pub write_back_pages: u64,
+    /// File-system metadata written by launches (`fs_meta_write_kib` each).
+    pub fs_meta_write_pages: u64,
     /// Read and write requests sent to the devices (after merging and read-around).
     pub swap_read_requests: u64,
     pub swap_write_requests: u64,

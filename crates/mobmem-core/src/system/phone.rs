@@ -192,6 +192,10 @@ pub struct Phone {
     /// A file fault reads the app's next file pages with it, up to this size (Linux read_ahead_kb).
     #[serde(default = "d_readahead")]
     pub file_readahead_kib: u64,
+    /// File-system metadata a launch writes to the file store (journal, inode and directory
+    /// updates), KiB, queued when the launch completes with nobody waiting; 0: not modelled.
+    #[serde(default)]
+    pub fs_meta_write_kib: u64,
     #[serde(default = "d_killer")]
     pub killer: String,
     #[serde(default)]
@@ -412,6 +416,12 @@ impl Phone {
         }
         if self.file_readahead_kib.saturating_mul(1024) < self.page_size {
             return Err(Error::config("file_readahead_kib", "must be at least one page"));
+        }
+        if self.fs_meta_write_kib > 1 << 20 {
+            return Err(Error::config(
+                "fs_meta_write_kib",
+                format!("{} KiB is more than a GiB of metadata a launch", self.fs_meta_write_kib),
+            ));
         }
         if self.file_readahead_kib > 1 << 20 {
             return Err(Error::config(

@@ -28,6 +28,8 @@ pub(super) struct Devices {
     pub backing_write_pages: u64,
     pub file_read_pages: u64,
     pub file_write_pages: u64,
+    /// Of them, file-system metadata (`Phone::fs_meta_write_kib`).
+    pub meta_write_pages: u64,
     /// CPU time of an on-CPU swap backend (zram's compression and decompression), ns.
     pub cpu_ns: f64,
 }
@@ -46,6 +48,7 @@ impl Devices {
             backing_write_pages: 0,
             file_read_pages: 0,
             file_write_pages: 0,
+            meta_write_pages: 0,
             cpu_ns: 0.0,
         }
     }
@@ -59,6 +62,7 @@ impl Devices {
         self.backing_write_pages = 0;
         self.file_read_pages = 0;
         self.file_write_pages = 0;
+        self.meta_write_pages = 0;
         self.cpu_ns = 0.0;
     }
 
@@ -179,6 +183,16 @@ impl<P: Policy> Sim<'_, P> {
         let end = (p.file0 + p.file_n).min(page + max);
         let ahead = self.e.prefetch_file(page + 1..end, self.w.index);
         (self.request(DevRef::File, false, 1 + ahead, t), 1 + ahead)
+    }
+
+    /// Queues a launch's file-system metadata writes at `t`, with nobody waiting for them.
+    pub(super) fn meta_write(&mut self, t: f64) {
+        let pages = (self.w.phone.fs_meta_write_kib * 1024).div_ceil(self.w.phone.page_size);
+        if pages > 0 {
+            self.request(DevRef::File, true, pages, t);
+            self.w.io.file_write_pages -= pages;
+            self.w.io.meta_write_pages += pages;
+        }
     }
 
     /// Queues the writes of an eviction batch; returns when they complete.

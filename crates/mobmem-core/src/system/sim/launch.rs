@@ -181,6 +181,7 @@ impl<P: Policy> Sim<'_, P> {
         if touches.is_empty() {
             clock += cpu_ns;
         }
+        self.meta_write(clock);
         // The sum of its parts rather than `clock - start`: the clock is ns since the first launch,
         // and years into a trace its steps round to tens of ns, which would add up to 0.1 ms.
         let latency_ms = (cpu_ns + w.file + w.swap + w.reclaim + w.mapped) * 1e-6;

@@ -63,6 +63,7 @@ impl<P: Policy> Sim<'_, P> {
         m.backing_read_pages = self.w.io.backing_read_pages;
         m.file_read_pages = self.w.io.file_read_pages;
         m.write_back_pages = self.w.io.file_write_pages;
+        m.fs_meta_write_pages = self.w.io.meta_write_pages;
         m.stall_ms = self.w.stall.total * 1e-6;
         let swap_flash = self.w.io.swap.as_ref().is_some_and(|d| d.model.kind == DeviceKind::Flash);
         let file_flash = self.w.io.file.model.kind == DeviceKind::Flash;
@@ -72,7 +73,7 @@ impl<P: Policy> Sim<'_, P> {
             m.flash_read_bytes += m.swap_in_pages * ps;
         }
         if file_flash {
-            m.flash_write_bytes += m.write_back_pages * ps;
+            m.flash_write_bytes += (m.write_back_pages + m.fs_meta_write_pages) * ps;
             m.flash_read_bytes += m.file_read_pages * ps;
         }
         // zram writeback: the backing device's writes are swap writes to flash.
@@ -117,7 +118,11 @@ impl<P: Policy> Sim<'_, P> {
                     .as_ref()
                     .map(|d| dev_j(&d.model, m.backing_read_pages, m.written_back_pages))
                     .unwrap_or(0.0),
-            storage_device_j: dev_j(&self.w.io.file.model, m.file_read_pages, m.write_back_pages),
+            storage_device_j: dev_j(
+                &self.w.io.file.model,
+                m.file_read_pages,
+                m.write_back_pages + m.fs_meta_write_pages,
+            ),
             launch_j: self.w.phone.active_mw * 1e-3 * m.total_launch_ms * 1e-3,
             total_j: 0.0,
         };
