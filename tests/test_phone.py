@@ -209,7 +209,7 @@ def test_multi_user_log_needs_a_user():
 def test_reproduce_emmc_swap():
     res = json.loads(cli("reproduce", "emmc-swap", "--json").stdout)
     s = res["stated"]
-    assert s["usable_mb"] == 460 and res["reading"] == "held"
+    assert s["usable_mb"] == 460 and res["reading"] == "game-scale"
     # Each reading's fit is the sweep point nearest case 2's ~4 live apps (the first on its grid
     # among equals), and its block ran there.
     for reading, fit in res["fits"].items():
@@ -238,9 +238,14 @@ def test_reproduce_emmc_swap():
     text = emmc_swap.report(res)
     assert "calibration target (fitted)" in text and "Under each reading" in text
     assert "paper 631.87" in text and "Beyond the paper" in text
-    given = json.loads(cli("reproduce", "emmc-swap", "--value", "0", "--rounds", "1", "--json").stdout)
-    assert given["fits"]["held"]["how"] == "given with --value"
-    assert given["readings"]["held"]["cases"]["4"]["kills"] == 0  # Table V's games fit in 460 MB
+    given = json.loads(cli("reproduce", "emmc-swap", "--value", "1", "--rounds", "1", "--json").stdout)
+    assert given["fits"]["game-scale"]["how"] == "given with --value"
+    assert given["readings"]["game-scale"]["cases"]["4"]["kills"] == 0  # Table V's games fit in 460 MB
+    # The zram check run used the printed levels, halved.
+    lv = z["levels"]
+    assert lv["factor"] == 0.5 and max(lv["minfree_kib"]) == pytest.approx(
+        z["random"]["cached_level_mib"] * 512, rel=0.01
+    )
 
 
 def test_reproduce_dr_swap_switching():

@@ -96,6 +96,9 @@ def _row(off: Any, on: Any) -> dict[str, Any]:
         "peak_swap_mib_dr_off": off.pages["peak_swap_pages"] * 4096 / 1048576,
         "swap_full_dr_off": off.pages["swap_full_at"] is not None,
         "cold_dr_off": off.meters["cold"],
+        # Whose pages the DR-off run's swap faults found in swap: the apps', or the system processes'.
+        "app_swap_faults_dr_off": sum(a["swap_faults"] for a in off.meters["apps"]),
+        "system_swap_faults_dr_off": off.meters["system_swap_faults"],
     }
 
 
@@ -165,17 +168,3 @@ def system_processes(**fields: Any) -> list[dict[str, Any]]:
     from ..phone import phones
 
     return [{**p, **fields} for p in phones()[PHONE]["system"]]
-
-
-def apps_own(cats: dict[str, list[str]], args: argparse.Namespace, reserved: int, page_cluster: int) -> float:
-    """Average DR-disabled swap-ins at 128 MB with the system processes' periodic work stopped: what
-    the apps' own pages bring back (the rest of Table IV's count is the system server's)."""
-    from ..phone import phone_grid
-
-    quiet = system_processes(period_s=0.0, pages=0)
-    jobs = [
-        job(m, args, reserved, "lpddr2-pcm", 128, page_cluster=page_cluster, system=quiet)
-        for m in cats.values()
-    ]
-    rs = phone_grid(jobs, threads=args.threads)
-    return sum(r.meters["swap_in_pages"] for r in rs) / len(rs)

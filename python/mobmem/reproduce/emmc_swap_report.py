@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+#: The paper's scenario: ten games, then three reload rounds.
+PAPER_ROUNDS = 3
+
 #: Tolerances: shares in points, times and volumes relative.
 TOL_POINTS = 10.0
-TOL_SMALL_POINTS = 5.0
 TOL_REL = 25.0
 TOL_REL_WIDE = 50.0
 
@@ -66,11 +68,10 @@ def claims(b: dict[str, Any], paper: dict[str, Any], fitted: bool) -> list[dict[
             TOL_REL_WIDE,
         ),
         claim(
-            "Fig. 9: first-load energy, swap on vs off, % more",
+            "Fig. 9: first-load energy, swap on vs off, % more (time × assumed power)",
             b["first_load_energy_pct"],
             paper["first_load_energy_pct"],
-            TOL_SMALL_POINTS,
-            points=True,
+            TOL_REL_WIDE,
         ),
         claim(
             "Fig. 10: energy, case 1 vs 4, % cut",
@@ -203,7 +204,10 @@ def report(res: dict[str, Any]) -> str:
                 "case 3 kills",
             ),
             rows,
-            title="The assumed resume (games: 0.3 of their pages, 0.5 s of CPU) against the paper's figures",
+            title=(
+                f"The assumed resume (games: {res['resume_default']['share']:g} of their pages,"
+                f" {res['resume_default']['cpu_s']:g} s of CPU) against the paper's figures"
+            ),
         ),
         "",
     ]
@@ -243,12 +247,14 @@ def report(res: dict[str, Any]) -> str:
         ),
         "",
     ]
-    zs = z["random"]
+    zs, lv = z["random"], z["levels"]
     out += [
-        f"  zram kept at most {zs['peak_zram_mib']:.0f} MiB compressed in random order, yet {zs['kills']} games"
-        f" were killed ({c[2]['kills']} without swap, {c[1]['kills']} with eMMC swap): Jelly Bean's levels kill"
-        f" cached apps when free memory and file cache are both under {zs['cached_level_mib']:.0f} MiB, and zram's"
-        " compressed pages stay in DRAM, where pages swapped to eMMC leave it.",
+        f"  zram kept at most {zs['peak_zram_mib']:.0f} MiB compressed in random order and {zs['kills']} games were"
+        f" killed ({c[2]['kills']} without swap, {c[1]['kills']} with eMMC swap). Jelly Bean's levels kill cached"
+        f" apps when free memory and file cache are both under {zs['cached_level_mib']:.0f} MiB; zram's compressed"
+        " pages stay in DRAM, where pages swapped to eMMC leave it. With the levels × "
+        f"{lv['factor']:g} (minfree_kib = {lv['minfree_kib']}), zram kills {lv['random']['kills']} and totals"
+        f" {lv['random']['total_s']:.1f} s.",
         "",
     ]
     out += why(res)
@@ -264,7 +270,7 @@ def why(res: dict[str, Any]) -> list[str]:
     lines = [
         "Inputs, not results: each game's first-load file data (Table VI's 186.91 MB in aggregate), its"
         " cold-start CPU (95% of Table V's loading time), and the file-system metadata a launch writes"
-        " (Table VI: 2.15 MB over ten first loads, 210 KiB a launch). Without swap the first loads here"
+        " (Table VI: 2.15 MB over ten first loads without swap, 210 KiB a launch). Without swap the first loads here"
         f" read {off['flash_read_mb']:.1f} MB (paper 186.91): the games' file data is"
         f" {off['file_data_mb']:.1f} MB (Table VI's figure taken as MiB), and the other"
         f" {off['flash_read_mb'] - off['file_data_mb']:.1f} MB are read again after eviction ({off['file_rereads']}"
@@ -272,16 +278,30 @@ def why(res: dict[str, Any]) -> list[str]:
         " the input).",
     ]
     sens = {(x["resume_share"], x["resume_cpu_s"]): x for x in res["resume_sensitivity"]}
-    base = sens[(0.3, 0.5)]
-    whole = sens[(1.0, 0.5)]
-    ours_mb = (c[3]["flash_read_mb"] - s["first_load"]["on"]["flash_read_mb"]) / 30
-    paper_mb = (p["read_mb"]["on"] - 189.01) / 30
+    d = res["resume_default"]
+    base = sens[(d["share"], d["cpu_s"])]
+    whole = sens[(1.0, d["cpu_s"])]
+    reloads = 10 * res["rounds"]
+    ours_mb = (c[3]["flash_read_mb"] - s["first_load"]["on"]["flash_read_mb"]) / reloads
+    paper_mb = (p["read_mb"]["on"] - p["first_load_read_mb"]["on"]) / (10 * PAPER_ROUNDS)
     lines.append(
         f"Resumes: in order with swap, a reload reads {ours_mb:.1f} MB (swap and files) here against the paper's"
-        f" {paper_mb:.1f} MB (Table VII's 631.87 MB less Table VI's first loads' 189.01, over 30 reloads). The"
-        " assumed working set decides it (the table above): with every page of a game touched at a resume (share 1.0)"
-        f" case 3 reads {whole['in_order_read_mb']:.0f} MB (share 0.3: {base['in_order_read_mb']:.0f}; paper"
-        f" 631.87) and the reloads are {whole['reload_speedup_pct']:.1f}% faster than first loads"
-        f" ({base['reload_speedup_pct']:.1f}%; paper 76%)."
+        f" {paper_mb:.1f} MB (Table VII's {p['read_mb']['on']} MB less Table VI's first loads'"
+        f" {p['first_load_read_mb']['on']}, over {10 * PAPER_ROUNDS} reloads). The assumed working set decides"
+        f" it (the table above): with every page of a game touched at a resume case 3 reads"
+        f" {whole['in_order_read_mb']:.0f} MB (share {d['share']:g}: {base['in_order_read_mb']:.0f}; paper"
+        f" {p['read_mb']['on']}) and the reloads are {whole['reload_speedup_pct']:.1f}% faster than first loads"
+        f" ({base['reload_speedup_pct']:.1f}%; paper {p['reload_speedup_pct']:g}%)."
+    )
+    lines.append(
+        f"Swap-out: case 3 writes {c[3]['swap_write_mb']:.1f} MB to swap against Table IX's {p['swap_write_mb']}"
+        f" MB, {c[3]['swap_write_mb'] / res['games_anon_mb']:.2f}× the games' {res['games_anon_mb']:.0f} MB of anon"
+        " pages under this reading (each anon page written to swap that many times on average). Why the"
+        " paper's phone wrote so much less is not established (swappiness, the"
+        " pages linux-2q offers and the assumed resume write share all move it; not separated yet)."
+    )
+    lines.append(
+        "Metadata: every launch, cold or resumed, writes the 210 KiB a first load wrote in Table VI — an"
+        " assumption for resumes, which Table VI did not measure."
     )
     return lines

@@ -33,9 +33,11 @@ def claim(
     points: bool = False,
     at_least: bool = False,
     fitted: bool = False,
+    echo: str | None = None,
 ) -> dict[str, Any]:
     """One figure beside the paper's. ``at_least``: the paper gives a bound ("more than
-    ``paper``"), met when ours is above it less the tolerance."""
+    ``paper``"), met when ours is above it less the tolerance. ``echo``: the inputs that set this
+    figure — it is not a prediction and gets no verdict, as a fitted one does not."""
     diff = ours - paper if points else pct(ours, paper)
     within = diff >= -tol if at_least else abs(diff) <= tol
     return {
@@ -46,8 +48,9 @@ def claim(
         "unit": "points" if points else "%",
         "tolerance": tol,
         "bound": "at least" if at_least else "about",
-        "within": None if fitted else within,
+        "within": None if fitted or echo else within,
         "fitted": fitted,
+        "set_by": echo,
     }
 
 
@@ -55,6 +58,9 @@ def describe(c: dict[str, Any]) -> str:
     """The verdict column of a claim."""
     if c["fitted"]:
         return "calibration target (fitted)"
+    if c.get("set_by"):
+        unit = " points" if c["unit"] == "points" else "%"
+        return f"{c['difference']:+.1f}{unit}: set by {c['set_by']}"
     unit = " points" if c["unit"] == "points" else "%"
     inside = "within" if c["within"] else "OUTSIDE"
     tol = (

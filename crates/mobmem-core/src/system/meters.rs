@@ -53,6 +53,8 @@ pub struct AppSummary {
     pub mean_latency_ms: f64,
     pub mean_cold_ms: Option<f64>,
     pub mean_resume_ms: Option<f64>,
+    /// Faults on its pages that found them in swap (copied back, or mapped in place).
+    pub swap_faults: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -75,6 +77,8 @@ pub struct SystemMeters {
     /// Kills by reason (the killer's rule, `cached-cap`, or `oom` when reclaim found nothing).
     pub kills: BTreeMap<String, u64>,
     pub kills_total: u64,
+    /// Faults on system processes' pages that found them in swap (the apps' are per app).
+    pub system_swap_faults: u64,
     /// Apps alive after each launch: mean and most.
     pub live_apps_mean: f64,
     pub live_apps_max: u32,

@@ -71,7 +71,7 @@ impl Devices {
         let d = match dev {
             DevRef::Swap => self.swap.as_ref().unwrap_or(&self.file),
             DevRef::Backing => self.backing.as_ref().unwrap_or(&self.file),
-            DevRef::File => &self.file,
+            DevRef::File | DevRef::Meta => &self.file,
         };
         let service = if write { d.model.write_time_ns(pages, ps) } else { d.model.read_time_ns(pages, ps) };
         let end = if matches!(dev, DevRef::Swap) && self.swap_on_cpu {
@@ -104,6 +104,7 @@ impl Devices {
             }
             (DevRef::Backing, true) => self.backing_write_pages += pages,
             (DevRef::File, true) => self.file_write_pages += pages,
+            (DevRef::Meta, _) => self.meta_write_pages += pages,
         }
         end
     }
@@ -161,6 +162,8 @@ pub(super) enum DevRef {
     /// zram writeback's backing device.
     Backing,
     File,
+    /// The file store, for file-system metadata (counted apart from file pages).
+    Meta,
 }
 
 impl<P: Policy> Sim<'_, P> {
@@ -185,13 +188,12 @@ impl<P: Policy> Sim<'_, P> {
         (self.request(DevRef::File, false, 1 + ahead, t), 1 + ahead)
     }
 
-    /// Queues a launch's file-system metadata writes at `t`, with nobody waiting for them.
+    /// Queues a launch's file-system metadata writes at `t`. The launch does not wait for them;
+    /// later requests to the file store queue behind them, as behind kswapd's writes.
     pub(super) fn meta_write(&mut self, t: f64) {
         let pages = (self.w.phone.fs_meta_write_kib * 1024).div_ceil(self.w.phone.page_size);
         if pages > 0 {
-            self.request(DevRef::File, true, pages, t);
-            self.w.io.file_write_pages -= pages;
-            self.w.io.meta_write_pages += pages;
+            self.request(DevRef::Meta, true, pages, t);
         }
     }
 

@@ -4,6 +4,7 @@
 
 use super::io::{DevRef, Stall, Waits};
 use super::{Sim, STEP_NS};
+use crate::engine::Fault;
 use crate::error::Result;
 use crate::policy::Policy;
 use crate::system::meters::{LaunchRecord, SystemMeters};
@@ -30,6 +31,14 @@ impl<P: Policy> Sim<'_, P> {
         self.make_room(clock, w)?;
         let o = self.e.access(page, op, self.w.index)?;
         self.w.index += 1;
+        if matches!(o.fault, Some(Fault::SwapIn | Fault::Mapped | Fault::Promoted)) {
+            // Whose page came back from swap: an app's, or a system process's.
+            let owner = self.e.owners().of_page[page as usize] as usize;
+            match self.w.procs.get(owner).and_then(|p| p.app) {
+                Some(app) => self.w.m.apps[app].swap_faults += 1,
+                None => self.w.m.system_swap_faults += 1,
+            }
+        }
         let (so, wb) = (o.evicted.swap_writes as u64, o.evicted.file_writes as u64);
         if so + wb > 0 {
             // The policy reclaimed inside the fault (2Q's queue cap): synchronous, like direct reclaim.
