@@ -1,5 +1,5 @@
 # The README's commands. Everything a fresh machine needs is installed from here:
-# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff and mypy from PyPI, the
+# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff, mypy and dask from PyPI, the
 # Rust crates from crates.io through cargo, and Debian's valgrind for `mobmem capture`
 # (capture-deps, which the tests need).
 
@@ -13,7 +13,7 @@ STAMP := $(VENV)/.deps-installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10"
+	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1"
 	touch $(STAMP)
 
 # Builds the Rust core and binding (release) into the virtualenv, editable.

@@ -832,6 +832,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_phone import add_parsers
 
     add_parsers(sub)
+    from .cli_experiment import add_parsers as add_experiment_parsers
+
+    add_experiment_parsers(sub)
 
     p = sub.add_parser("policies", help="list the registered policies")
     p.set_defaults(func=cmd_policies)

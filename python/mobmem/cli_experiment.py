@@ -1,0 +1,103 @@
+"""``mobmem sweep`` and ``mobmem results``: experiments from the command line (docs/EXPERIMENTS.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .experiment import load, sweep
+
+    exp = load(args.experiment)
+    out = sweep(exp, workers=args.workers, dask=args.dask, progress=not args.quiet)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"{exp.name}: {out['runs']} runs, {out['stored_before']} stored before, {out['ran']} run now;"
+            f" results in {out['store']}"
+        )
+    return 0
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    from .experiment import records, relative
+    from .table import num, render
+
+    extra: list[str] = []
+    if args.relative:
+        base, _, metric = args.relative.partition(":")
+        recs = relative(args.experiment, base, metric or "io_total_ns")
+        extra = [f"{metric or 'io_total_ns'} / {base}"]
+    else:
+        recs = records(args.experiment)
+    if args.parquet:
+        import pandas as pd
+
+        pd.DataFrame(recs).to_parquet(args.parquet)
+        return 0
+    if args.json:
+        json.dump(recs, sys.stdout, indent=1)
+        print()
+        return 0
+    if args.csv is not None:
+        import csv
+
+        cols: list[str] = []
+        for r in recs:
+            cols += [k for k in r if k not in cols]
+        f = open(args.csv, "w", newline="") if args.csv != "-" else sys.stdout
+        try:
+            w = csv.DictWriter(f, fieldnames=cols)
+            w.writeheader()
+            w.writerows(recs)
+        finally:
+            if f is not sys.stdout:
+                f.close()
+        return 0
+    if not recs:
+        print("no stored runs yet: run `mobmem sweep` first")
+        return 0
+    from .experiment import load
+
+    axes = list(load(args.experiment).axes)
+    cols = ["source", *axes, *[c for c in args.columns.split(",") if c], *extra]
+    rows: list[list[Any]] = [
+        [
+            num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+            for v in (r.get(c, "") for c in cols)
+        ]
+        for r in recs
+    ]
+    print(render(cols, rows))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("sweep", help="run an experiment file's runs that are not stored yet")
+    p.add_argument("experiment", help="experiment file (TOML; docs/EXPERIMENTS.md)")
+    p.add_argument("--workers", type=int, default=0, help="local worker processes (0: all cores)")
+    p.add_argument(
+        "--dask", metavar="ADDRESS", help="run on Dask: 'local' (a LocalCluster) or a scheduler address"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=cmd_sweep)
+    p = sub.add_parser("results", help="an experiment's stored runs: a table, JSON, CSV or Parquet")
+    p.add_argument("experiment", help="experiment file (TOML)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="a list of records: the axes' values and the meters")
+    g.add_argument("--csv", nargs="?", const="-", metavar="FILE", help="CSV to FILE (or standard output)")
+    g.add_argument("--parquet", metavar="FILE", help="Parquet file (needs pandas and pyarrow)")
+    p.add_argument(
+        "--columns", default="faults,hits,io_total_ns", help="meters to show in the table (comma-separated)"
+    )
+    p.add_argument(
+        "--relative",
+        metavar="BASELINE[:METER]",
+        help="add METER (default io_total_ns) over the same run with a [baselines] entry's values",
+    )
+    p.set_defaults(func=cmd_results)
