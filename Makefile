@@ -1,19 +1,20 @@
 # The README's commands. Everything a fresh machine needs is installed from here:
-# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff, mypy and dask from PyPI, the
-# Rust crates from crates.io through cargo, and Debian's valgrind for `mobmem capture`
-# (capture-deps, which the tests need).
+# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff, mypy, dask and matplotlib
+# from PyPI, the Rust crates from crates.io through cargo, Debian's valgrind for `mobmem capture`
+# (capture-deps) and Debian's chromium for the reports' browser test (report-deps); the tests need
+# both.
 
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 
-.PHONY: install capture-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean
+.PHONY: install capture-deps report-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1"
+	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1" "matplotlib>=3.8"
 	touch $(STAMP)
 
 # Builds the Rust core and binding (release) into the virtualenv, editable.
@@ -26,6 +27,12 @@ capture-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq valgrind; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; fi; }
 
+# The HTML reports are tested in a real headless browser: Debian's chromium.
+report-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
+
 # The main job on the bundled default workload.
 demo: install
 	$(BIN)/mobmem demo
@@ -33,7 +40,7 @@ demo: install
 test-rust:
 	cargo test -p mobmem-core -p mobmem-fuzz --release --quiet
 
-test-python: install capture-deps
+test-python: install capture-deps report-deps
 	$(BIN)/pytest -q
 
 # All tests: Rust (unit, property, end-to-end) and Python (unit, property, CLI, README).

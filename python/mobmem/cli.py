@@ -827,6 +827,9 @@ def build_parser() -> argparse.ArgumentParser:
         summary, whole = _described(mod.__doc__ or "")
         rp = rsub.add_parser(name, help=summary, description=whole)
         mod.add_arguments(rp)
+        rp.add_argument(
+            "--report", metavar="HTML", help="also write the results as one self-contained HTML page"
+        )
         rp.set_defaults(func=cmd_reproduce)
 
     from .cli_phone import add_parsers

@@ -76,6 +76,15 @@ def cmd_results(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import html
+    from .report.experiment import build
+
+    html.write(args.output, build(args.experiment))
+    print(f"report: {args.output}")
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("sweep", help="run an experiment file's runs that are not stored yet")
     p.add_argument("experiment", help="experiment file (TOML; docs/EXPERIMENTS.md)")
@@ -101,3 +110,7 @@ def add_parsers(sub: Any) -> None:
         help="add METER (default io_total_ns) over the same run with a [baselines] entry's values",
     )
     p.set_defaults(func=cmd_results)
+    p = sub.add_parser("report", help="an experiment's results as one self-contained HTML page")
+    p.add_argument("experiment", help="experiment file (TOML)")
+    p.add_argument("-o", "--output", required=True, help="HTML file to write")
+    p.set_defaults(func=cmd_report)

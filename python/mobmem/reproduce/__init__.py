@@ -24,11 +24,17 @@ def run(name: str, args: argparse.Namespace) -> int:
     """Computes reproduction ``name`` and prints its report, or its result as JSON with ``--json``."""
     mod = REPRODUCTIONS[name]
     res = mod.compute(args)
+    text = mod.report(res)
     if args.json:
         json.dump(res, sys.stdout, indent=1)
         print()
     else:
-        print(mod.report(res))
+        print(text)
+    if getattr(args, "report", None):
+        from ..report import html
+        from ..report.reproduction import build
+
+        html.write(args.report, build(name, mod, res, text))
     return 0
 
 

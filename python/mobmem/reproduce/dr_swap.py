@@ -421,3 +421,35 @@ def _why(res: dict[str, Any]) -> list[str]:
         " reductions rather than each count."
     )
     return lines
+
+
+def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
+    """The paper's Table IV, Fig. 7 and Fig. 8 in its forms, ours beside its numbers."""
+    from ..report import plots
+
+    out = []
+    if "table_iv" in res:
+        t = res["table_iv"][res["settings"]["reading"]]
+        groups = {
+            cat: {
+                "ours, DR off": rows["128"]["swap_ins_dr_off"],
+                "ours, DR on": rows["128"]["swap_ins_dr_on"],
+                "paper, DR off": PAPER_TABLE_IV[cat][128][0],
+                "paper, DR on": PAPER_TABLE_IV[cat][128][1],
+            }
+            for cat, rows in t.items()
+        }
+        out.append(
+            (plots.bars(groups, "swap-ins", "Table IV at 128 MB: swap-ins, Direct Read off and on"), "")
+        )
+        for mb in SWAP_MB:
+            e = {cat: dict(rows[str(mb)]["energy_j"]) for cat, rows in res["energy"].items()}
+            title = f"Fig. 7 ({mb} MB): energy of the swap area over 15 minutes, J"
+            out.append((plots.bars(e, "J", title), "background power × 900 s is almost all of it"))
+    sw = res["switching"]["categories"]
+    groups = {
+        cat: {k: c["sizes"]["128"][k]["delay_ms"] for k in ("dram", "dr_swap", "flash", "zram")}
+        for cat, c in sw.items()
+    }
+    out.append((plots.bars(groups, "ms", "Fig. 8 (128 MB): mean switching delay after the first round"), ""))
+    return out

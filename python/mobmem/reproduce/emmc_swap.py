@@ -335,3 +335,25 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
 
 def report(res: dict[str, Any]) -> str:
     return rep.report(res)
+
+
+def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Figs. 7 and 10 in the paper's form: loading time and energy of the four cases."""
+    from ..report import plots
+
+    names = {
+        1: "case 1: random, swap",
+        2: "case 2: random, no swap",
+        3: "case 3: in order, swap",
+        4: "case 4: in order, no swap",
+    }
+    cases = {int(k): v for k, v in res["stated"]["cases"].items()}
+    load = {
+        names[n]: {"first loads": c["first_s"], "reloads": c["reload_s"]} for n, c in sorted(cases.items())
+    }
+    energy = {names[n]: {"energy": c["energy_j"]} for n, c in sorted(cases.items())}
+    reading = f"reading '{res['reading']}' = {res['fits'][res['reading']]['value']:g} (fitted)"
+    return [
+        (plots.bars(load, "s", "Fig. 7: loading time of the four cases"), reading),
+        (plots.bars(energy, "J", "Fig. 10: energy of the four cases"), reading),
+    ]

@@ -1,0 +1,173 @@
+"""Figures in the papers' forms, drawn with matplotlib (Agg: no display needed). Repeats of a point
+(seeds) are drawn as their mean with an error bar of ± one standard deviation (the sample's,
+n − 1; none for a single run)."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+#: SPO-CLOCK Fig. 4's parts of I/O time, bottom to top.
+IO_PARTS = (
+    ("io_swap_read_ns", "swap read"),
+    ("io_swap_write_ns", "swap write"),
+    ("io_file_read_ns", "file read"),
+)
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def order(values: Sequence[Any]) -> list[Any]:
+    """Distinct values in a natural order: sizes and percentages by their number, others as met."""
+    seen = list(dict.fromkeys(values))
+
+    def num(v: Any) -> float | None:
+        m = re.fullmatch(r"\s*([0-9.]+)\s*(%|[KMGT]i?B)?\s*", str(v))
+        if not m:
+            return None
+        scale = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+        return float(m.group(1)) * scale.get(m.group(2) or "", 1)
+
+    nums = [num(v) for v in seen]
+    known = [n for n in nums if n is not None]
+    if len(known) == len(nums):
+        return [v for _, v in sorted(zip(known, seen, strict=True), key=lambda p: p[0])]
+    return seen
+
+
+def mean_std(xs: Sequence[float]) -> tuple[float, float]:
+    return statistics.fmean(xs), statistics.stdev(xs) if len(xs) > 1 else 0.0
+
+
+def _groups(
+    recs: list[dict[str, Any]], keys: tuple[str, ...], value: Any
+) -> dict[tuple[Any, ...], list[float]]:
+    out: dict[tuple[Any, ...], list[float]] = defaultdict(list)
+    for r in recs:
+        v = value(r)
+        if v is not None:
+            out[tuple(r.get(k) for k in keys)].append(float(v))
+    return out
+
+
+def miss_ratio(recs: list[dict[str, Any]], x: str = "memory", series: str = "policy") -> Any:
+    """Miss ratio (faults / accesses) against memory size, a line per policy; OPT, the floor, dashed."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    g = _groups(recs, (series, x), lambda r: r["faults"] / r["accesses"] if r.get("accesses") else None)
+    xs = order([r.get(x) for r in recs])
+    for s in order([r.get(series) for r in recs]):
+        pts = [(i, *mean_std(g[(s, v)])) for i, v in enumerate(xs) if g.get((s, v))]
+        if pts:
+            i, m, e = zip(*pts, strict=True)
+            ax.errorbar(
+                i, m, yerr=e, marker="o", capsize=3, label=str(s), linestyle="--" if s == "opt" else "-"
+            )
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.set_xlabel(x)
+    ax.set_ylabel("miss ratio (faults / accesses)")
+    ax.set_title("Miss ratio against memory (OPT dashed)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def io_relative(recs: list[dict[str, Any]], baseline: str, x: str = "memory", series: str = "policy") -> Any:
+    """SPO-CLOCK Fig. 4's form: each policy's I/O time relative to the baseline policy's at the same
+    memory size, stacked by swap read / swap write / file read; the error bar is on the total."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 4.2))
+    xs = order([r.get(x) for r in recs])
+    ss = order([r.get(series) for r in recs])
+    base = _groups([r for r in recs if r.get(series) == baseline], (x,), lambda r: r.get("io_total_ns"))
+    width = 0.8 / max(len(ss), 1)
+    colors = ("#4c72b0", "#dd8452", "#55a868")
+    for j, s in enumerate(ss):
+        rows = [r for r in recs if r.get(series) == s]
+        bottom = [0.0] * len(xs)
+        for (key, label), c in zip(IO_PARTS, colors, strict=True):
+            part = _groups(rows, (x,), lambda r, key=key: r.get(key))
+            h = [
+                statistics.fmean(part[(v,)]) / statistics.fmean(base[(v,)])
+                if part.get((v,)) and base.get((v,))
+                else 0.0
+                for v in xs
+            ]
+            ax.bar(
+                [i + j * width for i in range(len(xs))],
+                h,
+                width,
+                bottom=bottom,
+                color=c,
+                edgecolor="white",
+                label=label if j == 0 else None,
+            )
+            bottom = [b + v for b, v in zip(bottom, h, strict=True)]
+        tot = _groups(rows, (x,), lambda r: r.get("io_total_ns"))
+        err = [
+            mean_std(tot[(v,)])[1] / statistics.fmean(base[(v,)]) if tot.get((v,)) and base.get((v,)) else 0
+            for v in xs
+        ]
+        ax.errorbar(
+            [i + j * width for i in range(len(xs))], bottom, yerr=err, fmt="none", ecolor="black", capsize=2
+        )
+        for i, b in enumerate(bottom):
+            ax.text(i + j * width, b, str(s), rotation=90, ha="center", va="bottom", fontsize=7)
+    ax.set_xticks([i + width * (len(ss) - 1) / 2 for i in range(len(xs))], [str(v) for v in xs])
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xlabel(x)
+    ax.set_ylabel(f"I/O time relative to {baseline}")
+    ax.set_title(f"I/O time by kind, relative to {baseline} (SPO-CLOCK Fig. 4's form)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str) -> Any:
+    """Grouped bars: ``{group: {series: value}}`` (DR. Swap Fig. 7's energy per scheme, A2S Fig. 9's
+    launch-time classes, eMMC Fig. 7's loading times)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    names = list(groups)
+    series = list(dict.fromkeys(s for g in groups.values() for s in g))
+    width = 0.8 / max(len(series), 1)
+    for j, s in enumerate(series):
+        ax.bar(
+            [i + j * width for i in range(len(names))], [groups[g].get(s, 0.0) for g in names], width, label=s
+        )
+    ax.set_xticks(
+        [i + width * (len(series) - 1) / 2 for i in range(len(names))], names, rotation=20, ha="right"
+    )
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def cdf(curves: dict[str, list[tuple[float, float]]], xlabel: str, title: str, logx: bool = True) -> Any:
+    """Step curves of cumulative shares (swap-entry lifetimes: ``[(seconds, share), …]``)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for name, pts in curves.items():
+        if pts:
+            x, y = zip(*pts, strict=True)
+            ax.step(x, [100 * v for v in y], where="post", marker="o", label=name)
+    if logx:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("% of entries")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

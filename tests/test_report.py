@@ -1,0 +1,134 @@
+"""Reports: an experiment's and a reproduction's self-contained HTML page, opened in a real headless
+browser (Debian's chromium, from `make report-deps`): it loads with no console message, every figure
+is laid out with a size, nothing is fetched from elsewhere, and a screenshot is saved."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SQLITE = ROOT / "tests" / "data" / "sqlite_60k.txt.zst"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run(
+        [sys.executable, "-m", "mobmem.cli", *args], capture_output=True, text=True, timeout=600
+    )
+    assert p.returncode == 0, p.stderr
+    return p
+
+
+def browser() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert found, "chromium is missing: `make report-deps` installs it"
+    return found
+
+
+def open_in_browser(page: Path, shot: Path) -> tuple[str, str]:
+    """The page's DOM after load and the browser's log; a screenshot of it at ``shot``."""
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+    url = page.resolve().as_uri()
+    p = subprocess.run(
+        [browser(), *flags, "--enable-logging=stderr", "--v=0", "--dump-dom", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    s = subprocess.run(
+        [browser(), *flags, f"--screenshot={shot}", "--window-size=1280,2400", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert s.returncode == 0 and shot.stat().st_size > 10_000, s.stderr[-2000:]
+    return p.stdout, p.stderr
+
+
+def check(page: Path, shot: Path, figures: int) -> None:
+    text = page.read_text()
+    # Self-contained: no script, style, image or font from elsewhere (SVG namespaces are names, not fetches).
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//|<link\b|@import|url\(\s*["']?https?:""", text)
+    dom, log = open_in_browser(page, shot)
+    assert "CONSOLE" not in log, [line for line in log.splitlines() if "CONSOLE" in line]
+    body = re.search(r"<body[^>]*>", dom)
+    assert body, dom[:500]
+    n = re.search(r'data-figures="(\d+)"', body.group(0))
+    v = re.search(r'data-visible="(\d+)"', body.group(0))
+    assert n and v, body.group(0)
+    assert int(n.group(1)) == figures and int(v.group(1)) == figures
+
+
+def test_experiment_report_in_a_headless_browser(tmp_path):
+    exp = tmp_path / "exp.toml"
+    exp.write_text(
+        f'[experiment]\nname = "r"\ntrace = "{SQLITE}"\n[axes]\npolicy = ["lru", "clock", "opt"]\n'
+        'memory = ["5%", "25%"]\nseed = [1, 2]\n[baselines]\nlru = { policy = "lru" }\n'
+    )
+    cli("sweep", str(exp), "--quiet", "--workers", "1")
+    page = tmp_path / "report.html"
+    cli("report", str(exp), "-o", str(page))
+    text = page.read_text()
+    assert "Miss ratio" in text and "relative to lru" in text and "Resolved configurations" in text
+    assert "60,000" in text  # the trace's statistics
+    check(page, tmp_path / "report.png", figures=2)
+
+
+def test_reproduction_report_in_a_headless_browser(tmp_path):
+    page = tmp_path / "emmc.html"
+    cli("reproduce", "emmc-swap", "--rounds", "1", "--report", str(page))
+    text = page.read_text()
+    assert "Beside the paper" in text and "calibration target (fitted)" in text
+    assert "class='outside'" in text or "class='within'" in text
+    check(page, tmp_path / "emmc.png", figures=2)
+
+
+def test_a_report_that_cannot_be_written_is_an_error(tmp_path):
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'[experiment]\ntrace = "{SQLITE}"\n[axes]\npolicy = ["lru"]\nmemory = ["5%"]\n')
+    p = subprocess.run(
+        [sys.executable, "-m", "mobmem.cli", "report", str(exp), "-o", str(tmp_path / "no" / "r.html")],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 4 and "cannot write the report" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("figure", ["miss_ratio", "io_relative"])
+def test_figures_draw_seeds_as_mean_and_spread(figure):
+    from mobmem.report import plots
+
+    recs = [
+        {
+            "policy": p,
+            "memory": m,
+            "faults": f,
+            "accesses": 100,
+            "io_total_ns": f * 10.0,
+            "io_swap_read_ns": f * 2.0,
+            "io_swap_write_ns": f * 3.0,
+            "io_file_read_ns": f * 5.0,
+        }
+        for p, m, f in [
+            ("lru", "10%", 10),
+            ("lru", "10%", 14),
+            ("lru", "5%", 30),
+            ("opt", "10%", 5),
+            ("opt", "5%", 20),
+        ]
+    ]
+    fig = plots.miss_ratio(recs) if figure == "miss_ratio" else plots.io_relative(recs, "lru")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["5%", "10%"]  # sizes in their numeric order
+    if figure == "miss_ratio":
+        lru = ax.lines[0].get_ydata()
+        assert list(lru) == pytest.approx([0.30, 0.12])  # the mean of the two 10% repeats
+    else:
+        tops = sorted(b.get_y() + b.get_height() for b in ax.patches)
+        assert tops[-1] == pytest.approx(1.0)  # lru against itself
