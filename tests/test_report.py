@@ -87,6 +87,10 @@ def test_reproduction_report_in_a_headless_browser(tmp_path):
     assert "Beside the paper" in text and "calibration target (fitted)" in text
     assert "class='outside'" in text or "class='within'" in text
     check(page, tmp_path / "emmc.png", figures=2)
+    a2s = tmp_path / "a2s.html"
+    cli("reproduce", "a2s", "--seeds", "1", "--launches", "64", "--reserved", "850", "--report", str(a2s))
+    assert "Fig. 9 (Large)" in a2s.read_text()
+    check(a2s, tmp_path / "a2s.png", figures=3)
 
 
 def test_a_report_that_cannot_be_written_is_an_error(tmp_path):

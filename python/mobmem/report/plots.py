@@ -171,3 +171,17 @@ def cdf(curves: dict[str, list[tuple[float, float]]], xlabel: str, title: str, l
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def lines(curves: dict[str, Sequence[float]], xlabel: str, ylabel: str, title: str) -> Any:
+    """A line per series over its index (live apps after each launch, over time)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 3.6))
+    for name, ys in curves.items():
+        ax.plot(range(1, len(ys) + 1), list(ys), label=name, linewidth=1.2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -533,3 +533,24 @@ def _why(res: dict[str, Any]) -> list[str]:
         "pages come back less often here than on the paper's phone is not explained yet."
     )
     return out
+
+
+def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Large, generated usage: Fig. 9's launch-time classes, the swap-entry lifetime CDF (the
+    paper's definition: a slot dies with its owner) and live apps over time, per scheme."""
+    from ..report import plots
+
+    large = res["workloads"]["large"]
+    ux = {s: {k: v["mean"] for k, v in p["ux_classes"].items()} for s, p in large.items()}
+    life = {
+        s: [(float(x), v["mean"] / 100.0) for x, v in p["lifetime_cdf"].items()]
+        for s, p in large.items()
+        if s != "van"
+    }
+    live = {s: p["live_apps_by_launch"] for s, p in large.items()}
+    seeds = f"mean over {res['seeds']} seeds"
+    return [
+        (plots.bars(ux, "% of launches", "Fig. 9 (Large): launches by delay class"), seeds),
+        (plots.cdf(life, "seconds after the slot was written", "Swap-entry lifetimes (Large)"), seeds),
+        (plots.lines(live, "launch", "live apps", "Live apps after each launch (Large, first seed)"), ""),
+    ]
