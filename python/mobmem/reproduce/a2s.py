@@ -258,6 +258,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         d[key[-1]] = p
     out["seeds"], out["launches"] = args.seeds, args.launches
     out["real_windows"] = str(real) if real is not None else None
+    out["claims"] = claims(out)
     return out
 
 
@@ -268,46 +269,10 @@ def _kernel_defaults() -> dict[str, float]:
     return {k: float(v) for k, v in phones()["nexus5"]["kernel"].items()}
 
 
-def report(res: dict[str, Any]) -> str:
-    from ..table import render
-
+def claim_tuples(res: dict[str, Any]) -> list[tuple[str, float, float, float, bool]]:
+    """(claim, ours, paper, tolerance, in points) for every figure beside the paper's."""
     g = res["workloads"]
     m = lambda w, s, k: g[w][s][k]["mean"]  # noqa: E731
-    lines = [
-        f"A2S reproduction: nexus5 at 1.5 GB, 1 GB eMMC swap file, {res['launches']} launches, "
-        f"{res['seeds']} seeds. Memory kept from apps: {res['reserved_mib']} MiB ({res['how']}).",
-        "",
-    ]
-    blocks = {"generated usage (Table 1's apps and reuse)": res["workloads"]}
-    if res.get("real_workloads"):
-        blocks["real usage (../shared/data/appusage windows, re-timed)"] = res["real_workloads"]
-    for src, ws in blocks.items():
-        rows: list[tuple[str, ...]] = []
-        for w, schemes in ws.items():
-            for s, p in schemes.items():
-                rows.append(
-                    (
-                        f"{w} {s}",
-                        f"{p['resumes']['mean']:.1f} ± {p['resumes']['std']:.1f}",
-                        f"{p['swap_in_mb']['mean']:.0f}",
-                        f"{p['swap_out_mb']['mean']:.0f}",
-                        f"{p['ux_negative_pct']['mean']:.1f}",
-                        f"{p['valid_at_end_pct']['mean']:.1f}" if p["swap_out_mb"]["mean"] > 0 else "–",
-                        f"{p['cpu_user_s']['mean']:.1f}",
-                        f"{p['cpu_system_s']['mean']:.2f}",
-                    )
-                )
-        head = (
-            "",
-            "resumes",
-            "swap-in MB",
-            "swap-out MB",
-            "negative UX %",
-            "slots never dead %",
-            "user s",
-            "sys s",
-        )
-        lines += [render(head, rows, title=src), ""]
     P = res["paper"]
     claims = []
     for w in ("small", "medium", "large"):
@@ -390,6 +355,57 @@ def report(res: dict[str, Any]) -> str:
             True,
         )
     )
+    return claims
+
+
+def claims(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """The same as data (``verdict.claim``); the fitted one is the calibration target."""
+    from .verdict import claim
+
+    return [claim(c, o, p, t, points=pts, fitted="(fitted)" in c) for c, o, p, t, pts in claim_tuples(res)]
+
+
+def report(res: dict[str, Any]) -> str:
+    from ..table import render
+
+    g = res["workloads"]
+    m = lambda w, s, k: g[w][s][k]["mean"]  # noqa: E731
+    lines = [
+        f"A2S reproduction: nexus5 at 1.5 GB, 1 GB eMMC swap file, {res['launches']} launches, "
+        f"{res['seeds']} seeds. Memory kept from apps: {res['reserved_mib']} MiB ({res['how']}).",
+        "",
+    ]
+    blocks = {"generated usage (Table 1's apps and reuse)": res["workloads"]}
+    if res.get("real_workloads"):
+        blocks["real usage (../shared/data/appusage windows, re-timed)"] = res["real_workloads"]
+    for src, ws in blocks.items():
+        rows: list[tuple[str, ...]] = []
+        for w, schemes in ws.items():
+            for s, p in schemes.items():
+                rows.append(
+                    (
+                        f"{w} {s}",
+                        f"{p['resumes']['mean']:.1f} ± {p['resumes']['std']:.1f}",
+                        f"{p['swap_in_mb']['mean']:.0f}",
+                        f"{p['swap_out_mb']['mean']:.0f}",
+                        f"{p['ux_negative_pct']['mean']:.1f}",
+                        f"{p['valid_at_end_pct']['mean']:.1f}" if p["swap_out_mb"]["mean"] > 0 else "–",
+                        f"{p['cpu_user_s']['mean']:.1f}",
+                        f"{p['cpu_system_s']['mean']:.2f}",
+                    )
+                )
+        head = (
+            "",
+            "resumes",
+            "swap-in MB",
+            "swap-out MB",
+            "negative UX %",
+            "slots never dead %",
+            "user s",
+            "sys s",
+        )
+        lines += [render(head, rows, title=src), ""]
+    claims = claim_tuples(res)
     # A calibration target is not a result: no verdict on it.
     rows = [
         (c, f"{o:.1f}", f"{p:g}", "calibration target" if "(fitted)" in c else verdict(o, p, t, pts))
