@@ -98,6 +98,11 @@ def test_reproduction_numbers_are_the_simulators():
     assert set(got) == set(spo_clock.POLICIES)
     for p in got.values():
         assert got["opt"]["faults"] <= p["faults"]
+    # The verdicts as data: each summary's average and largest gain beside the paper's, none fitted.
+    for c in res["claims"]:
+        assert not c["fitted"] and c["tolerance"] == spo_clock.TOLERANCE_PCT
+        assert c["difference"] == pytest.approx(100 * (c["ours"] - c["paper"]) / c["paper"])
+    assert any("gain over CLOCK, % (average)" in c["claim"] for c in res["claims"])
     # The read floor is below every policy's I/O time.
     for pt in w["memory"].values():
         assert all(pt["read_floor_ns"] <= p["io_ns"] for p in pt["policies"].values())

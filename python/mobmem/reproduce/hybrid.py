@@ -193,7 +193,40 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     if sens:
         summary["energy_vs_lru_by_pcm_write_nj_per_bit"] = sens
     res["summary"] = summary
+    res["claims"] = claims(summary)
     return res
+
+
+def claims(summ: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every headline beside the paper's, as data (``verdict.claim``). Nothing is fitted."""
+    from .verdict import claim
+
+    out = []
+    for key, paper, what in (
+        ("elapsed", PAPER_ELAPSED_CUT, "critical elapsed time (with storage)"),
+        ("elapsed_without_storage", PAPER_ELAPSED_CUT, "critical elapsed time (without storage)"),
+        ("energy", PAPER_ENERGY_CUT, "energy"),
+    ):
+        for base in ("lru", "2q"):
+            v = summ.get(f"{key}_vs_{base}")
+            if v:
+                out.append(
+                    claim(
+                        f"fg-aware cuts {what} vs {base}, % (average)", v["average_pct"], paper, TOLERANCE_PCT
+                    )
+                )
+    g = summ.get("critical_intensive_hit_gain_points")
+    if g:
+        out.append(
+            claim(
+                "critical-intensive hit ratio gain, points",
+                g["average"],
+                PAPER_HIT_GAIN_CRITICAL_INTENSIVE,
+                TOLERANCE_POINTS,
+                points=True,
+            )
+        )
+    return out
 
 
 def _pcm_write_sensitivity(res: dict[str, Any], args: argparse.Namespace) -> dict[str, float]:

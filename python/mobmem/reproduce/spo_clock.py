@@ -289,7 +289,26 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         "reading": names[0],
         "readings": readings,
     }
+    res["claims"] = claims(res)
     return res
+
+
+def claims(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every figure beside the paper's, as data (``verdict.claim``): SPO-CLOCK's I/O-time gain over
+    CLOCK and ARC, average and largest, per reading and kind of trace. Nothing is fitted."""
+    from .verdict import claim
+
+    out = []
+    for r, sub in res.get("readings", {res["reading"]: res}).items():
+        for kind, label in KINDS.items():
+            s_ = sub.get("summary", {}).get(kind) or {}
+            for base, paper in (("clock", PAPER_VS_CLOCK), ("arc", PAPER_VS_ARC)):
+                v = s_.get(f"vs_{base}")
+                if v:
+                    name = f"{r}, {label}: gain over {base.upper()}, %"
+                    out.append(claim(f"{name} (average)", v["average_pct"], paper[0], TOLERANCE_PCT))
+                    out.append(claim(f"{name} (largest)", v["max_pct"], paper[1], TOLERANCE_PCT))
+    return out
 
 
 def _cell(p: dict[str, Any]) -> str:
