@@ -194,3 +194,38 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise():
         plain.getvalue().splitlines() == [plain.getvalue().splitlines()[-1]]
         and "3/3 runs" in plain.getvalue()
     )
+
+
+def test_reproductions_run_through_the_store_and_resume_after_kill(tmp_path):
+    store = tmp_path / "emmc.sqlite"
+    args = ["reproduce", "emmc-swap", "--rounds", "1", "--json", "--store", str(store)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mobmem.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    rows = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with sqlite3.connect(store, timeout=1) as db:
+                rows = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+        except sqlite3.Error:
+            pass
+        if rows >= 20:
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, "the reproduction ended before it could be killed"
+    with sqlite3.connect(store) as db:
+        kept = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+    resumed = cli(*args)
+    m = re.search(r"(\d+) runs run, (\d+) reused", resumed.stderr)
+    assert m, resumed.stderr
+    with sqlite3.connect(store) as db:
+        final = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+    assert final == kept + int(m.group(1))  # the resumed run stored only what was missing
+    assert int(m.group(2)) >= kept
+    again = cli(*args)
+    assert re.search(r"\b0 runs run", again.stderr), again.stderr
+    plain = cli("reproduce", "emmc-swap", "--rounds", "1", "--json")
+    assert json.loads(again.stdout) == json.loads(resumed.stdout) == json.loads(plain.stdout)

@@ -830,6 +830,11 @@ def build_parser() -> argparse.ArgumentParser:
         rp.add_argument(
             "--report", metavar="HTML", help="also write the results as one self-contained HTML page"
         )
+        rp.add_argument(
+            "--store",
+            metavar="FILE",
+            help="keep every run in this results store: runs stored before are reused, a killed run resumes",
+        )
         rp.set_defaults(func=cmd_reproduce)
 
     from .cli_phone import add_parsers

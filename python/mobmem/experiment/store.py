@@ -12,6 +12,7 @@ A file that is not such a store (or is damaged) is a clear error naming it, not 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -41,7 +42,7 @@ CREATE TABLE IF NOT EXISTS runs (
 class Store:
     """Opens (or creates) the store at ``path``."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         try:
             self.db = sqlite3.connect(self.path, timeout=30.0)
@@ -85,16 +86,36 @@ class Store:
         except sqlite3.Error as e:
             raise MobmemIOError(f"{self.path}: cannot store a run ({e})") from None
 
+    def get(self, keys: set[str]) -> dict[str, dict[str, Any]]:
+        """The stored runs among ``keys``, by key (looked up in batches: no full scan)."""
+        out: dict[str, dict[str, Any]] = {}
+        ks = sorted(keys)
+        for b in range(0, len(ks), 500):
+            part = ks[b : b + 500]
+            marks = ",".join("?" * len(part))
+            try:
+                rows = self.db.execute(
+                    f"SELECT key, experiment, kind, source, axes, config, resolved, row, version, wall_s, finished"
+                    f" FROM runs WHERE key IN ({marks})",
+                    part,
+                ).fetchall()
+            except sqlite3.Error as e:
+                raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
+            for rec in self._parse(rows):
+                out[rec["key"]] = rec
+        return out
+
     def records(self, keys: set[str] | None = None) -> list[dict[str, Any]]:
         """The stored runs (those of ``keys`` only, when given), oldest first."""
         rows = self._query(
             "SELECT key, experiment, kind, source, axes, config, resolved, row, version, wall_s, finished"
             " FROM runs ORDER BY finished"
         )
+        return [r for r in self._parse(rows) if keys is None or r["key"] in keys]
+
+    def _parse(self, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         out = []
         for k, exp, kind, src, axes, config, resolved, row, version, wall, fin in rows:
-            if keys is not None and k not in keys:
-                continue
             try:
                 out.append(
                     {

@@ -23,7 +23,14 @@ REPRODUCTIONS = {
 def run(name: str, args: argparse.Namespace) -> int:
     """Computes reproduction ``name`` and prints its report, or its result as JSON with ``--json``."""
     mod = REPRODUCTIONS[name]
-    res = mod.compute(args)
+    if getattr(args, "store", None):
+        from ..experiment.runner import stored
+
+        with stored(args.store, name) as counts:
+            res = mod.compute(args)
+            print(f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused", file=sys.stderr)
+    else:
+        res = mod.compute(args)
     text = mod.report(res)
     if args.json:
         json.dump(res, sys.stdout, indent=1)

@@ -162,7 +162,7 @@ def _point(rs: list[Any]) -> dict[str, Any]:
 
 
 def _run(groups: list[list[dict[str, Any]]], args: argparse.Namespace) -> list[dict[str, Any]]:
-    from ..phone import phone_grid
+    from ..experiment.runner import phone_grid
 
     flat = [j for g in groups for j in g]
     rs = phone_grid(flat, threads=args.threads)

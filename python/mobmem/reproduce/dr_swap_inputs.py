@@ -29,7 +29,8 @@ CAPTURE_MEMORY = ("50%", "25%")
 
 def page_level(args: argparse.Namespace, cats: list[str]) -> dict[str, float]:
     """Average DR reduction of swap-ins (128 MB, page-level replay) as ``anon_rw_share`` varies."""
-    from ..api import Trace, run_configs
+    from ..api import Trace
+    from ..experiment.runner import run_configs
 
     out = {}
     for share in sorted({*RW_SHARES, args.anon_rw_share}, reverse=True):
@@ -50,8 +51,8 @@ def system_level(
     """Average DR reduction of swap-ins (system level, 128 MB, fitted memory) as every write share
     is scaled: the apps' (``fg_write_share`` 0.3, ``resume_write_share`` 0.2 in the catalog) and
     the system processes' (``write_share`` 0.3), all assumed."""
+    from ..experiment.runner import phone_grid
     from ..phone import apps as catalog
-    from ..phone import phone_grid
     from .dr_swap_system import job, system_processes
 
     known = {a["name"]: a for a in catalog()}
@@ -82,7 +83,8 @@ def system_level(
 def captures(paths: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
     """Direct Read's reduction of swap-ins on each capture (no read-around): the share of its swap
     faults served in place."""
-    from ..api import Trace, run_configs
+    from ..api import Trace
+    from ..experiment.runner import run_configs
 
     out = []
     for p in paths:

@@ -50,7 +50,7 @@ def apps_file(apps: list[str], tmp: Path) -> Path:
 def compute(
     cats: dict[str, list[str]], args: argparse.Namespace, reserved: int, page_cluster: int
 ) -> dict[str, Any]:
-    from ..phone import phone_grid
+    from ..experiment.runner import phone_grid
 
     keys = [(c, mb, a) for c in cats for mb in SWAP_MB for a in AREAS]
     jobs = [
@@ -109,7 +109,7 @@ def memory_sensitivity(
 ) -> list[dict[str, Any]]:
     """DR. Swap against flash at ``reserved`` + each step (MiB): how the switching claims depend on
     the fitted memory."""
-    from ..phone import phone_grid
+    from ..experiment.runner import phone_grid
 
     keys = [(s, c, mb, dr) for s in steps for c in cats for mb in SWAP_MB for dr in (True, False)]
     jobs = [

@@ -63,7 +63,7 @@ def fit(
     cats: dict[str, list[str]], args: argparse.Namespace, page_cluster: int
 ) -> tuple[int, list[dict[str, Any]]]:
     """The memory kept from apps whose average DR-disabled swap-ins at 128 MB are nearest 3,298."""
-    from ..phone import phone_grid
+    from ..experiment.runner import phone_grid
 
     jobs = [
         job(m, args, res, "lpddr2-pcm", 128, page_cluster=page_cluster)
@@ -106,7 +106,7 @@ def table_iv(
     cats: dict[str, list[str]], args: argparse.Namespace, reserved: int, page_cluster: int
 ) -> dict[str, dict[str, Any]]:
     """Swap-ins with Direct Read off and on, per category and swap size, at ``reserved``."""
-    from ..phone import phone_grid
+    from ..experiment.runner import phone_grid
 
     keys = [(c, mb, dr) for c in cats for mb in SWAP_MB for dr in (False, True)]
     jobs = [
@@ -141,7 +141,7 @@ def memory_sensitivity(
 ) -> list[dict[str, Any]]:
     """How the fall of swap-ins with swap size depends on the fitted memory: DR-disabled averages at
     each size, kills and whether the area filled, at ``reserved`` + each step (MiB)."""
-    from ..phone import phone_grid
+    from ..experiment.runner import phone_grid
 
     keys = [(s, c, mb) for s in steps for c in cats for mb in SWAP_MB]
     jobs = [

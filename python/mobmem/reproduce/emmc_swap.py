@@ -133,7 +133,7 @@ class Variant:
     def run(
         self, jobs: list[dict[str, Any]], args: argparse.Namespace, apps: Path | None = None
     ) -> list[Any]:
-        from ..phone import phone_grid
+        from ..experiment.runner import phone_grid
 
         return list(phone_grid(jobs, threads=args.threads, apps=apps or self.apps))
 

@@ -100,7 +100,7 @@ def _point(r: Any) -> dict[str, Any]:
 
 
 def _workload(res: dict[str, Any], name: str, trace: Any, kind: str, args: argparse.Namespace) -> None:
-    from ..api import run_configs
+    from ..experiment.runner import run_configs
 
     mems = int_list("--memory", args.memory)
     if ENERGY_MEMORY not in mems:
@@ -234,7 +234,8 @@ def _pcm_write_sensitivity(res: dict[str, Any], args: argparse.Namespace) -> dic
     workloads, with PCM's write energy at each factor of the preset's (1 nJ/bit: the reading)."""
     import tempfile
 
-    from ..api import Trace, run_configs
+    from ..api import Trace
+    from ..experiment.runner import run_configs
 
     names = [n for n, w in res["workloads"].items() if w["kind"] == "synthetic"]
     if not names:

@@ -157,8 +157,8 @@ def read_floor_ns(opt: dict[str, Any], swap_read_ns: float, file_read_ns: float)
 def _workload(
     res: dict[str, Any], name: str, trace: Any, kind: str, args: argparse.Namespace, over: dict[str, Any]
 ) -> None:
-    from ..api import run_configs
     from ..cli import _params
+    from ..experiment.runner import run_configs
 
     pols = [p.strip() for p in args.policies.split(",") if p.strip()]
     if "clock" not in pols:
