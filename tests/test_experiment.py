@@ -229,3 +229,26 @@ def test_reproductions_run_through_the_store_and_resume_after_kill(tmp_path):
     assert re.search(r"\b0 runs run", again.stderr), again.stderr
     plain = cli("reproduce", "emmc-swap", "--rounds", "1", "--json")
     assert json.loads(again.stdout) == json.loads(resumed.stdout) == json.loads(plain.stdout)
+
+
+def test_app_usage_experiments_run_on_phones(tmp_path):
+    usage = ROOT / "tests" / "data" / "usage_window_12apps.csv"
+    p = tmp_path / "phone.toml"
+    p.write_text(
+        f'[experiment]\nname = "ph"\nusage = "{usage}"\n[base]\nphone = "nexus5"\n'
+        '[axes]\nswap = ["off", "emmc-inand"]\nseed = [1, 2]\n'
+    )
+    exp = load(p)
+    assert exp.kind == "phone" and len(exp.runs) == 4
+    assert sweep(exp, workers=2, progress=False)["ran"] == 4
+    recs = records(p)
+    from mobmem import phone as ph
+
+    for r in recs:
+        direct = ph.simulate_phone(ph.usage_file(usage), "nexus5", seed=r["seed"], swap=r["swap"])
+        assert r["kills_total"] == direct.kills and r["mean_launch_ms"] == pytest.approx(
+            direct.mean_launch_ms
+        )
+    page = tmp_path / "phone.html"
+    cli("report", str(p), "-o", str(page))
+    assert "delay class" in page.read_text()

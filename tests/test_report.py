@@ -87,6 +87,25 @@ def test_reproduction_report_in_a_headless_browser(tmp_path):
     assert "Beside the paper" in text and "calibration target (fitted)" in text
     assert "class='outside'" in text or "class='within'" in text
     check(page, tmp_path / "emmc.png", figures=2)
+    spo = tmp_path / "spo.html"
+    cli(
+        "reproduce",
+        "spo-clock",
+        "--apps",
+        "farmstory",
+        "--accesses",
+        "100000",
+        "--memory",
+        "5,25",
+        "--captures",
+        "",
+        "--corpus",
+        "",
+        "--report",
+        str(spo),
+    )
+    assert "gain over CLOCK" in spo.read_text()
+    check(spo, tmp_path / "spo.png", figures=1)
     a2s = tmp_path / "a2s.html"
     cli("reproduce", "a2s", "--seeds", "1", "--launches", "64", "--reserved", "850", "--report", str(a2s))
     assert "Fig. 9 (Large)" in a2s.read_text()

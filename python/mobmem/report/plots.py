@@ -124,6 +124,8 @@ def io_relative(recs: list[dict[str, Any]], baseline: str, x: str = "memory", se
         for i, b in enumerate(bottom):
             ax.text(i + j * width, b, str(s), rotation=90, ha="center", va="bottom", fontsize=7)
     ax.set_xticks([i + width * (len(ss) - 1) / 2 for i in range(len(xs))], [str(v) for v in xs])
+    top = max((p.get_y() + p.get_height() for p in ax.patches), default=1.0)
+    ax.set_ylim(0, max(top, 1.0) * 1.3)  # room for the policies' names above the bars
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.set_xlabel(x)
     ax.set_ylabel(f"I/O time relative to {baseline}")

@@ -444,3 +444,24 @@ def report(res: dict[str, Any]) -> str:
             " docs/POLICIES.md (--spo-param margin=…)."
         )
     return "\n".join(lines)
+
+
+def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Fig. 4's form for each workload: every policy's I/O time relative to CLOCK's by memory size,
+    stacked by swap read, swap write and file read (the paper's app traces first; at most eight)."""
+    from ..report import plots
+
+    out = []
+    for name, w in list(res["workloads"].items())[:8]:
+        recs = []
+        for m, pt in w["memory"].items():
+            for p, v in pt["policies"].items():
+                if v["rel"] is None:
+                    continue
+                parts = {f"io_{k}": v["parts"][k] or 0.0 for k in PARTS}
+                recs.append({"policy": p, "memory": f"{m}%", "io_total_ns": v["rel"], **parts})
+        if recs:
+            out.append(
+                (plots.io_relative(recs, "clock"), f"{name} ({w['kind']}): I/O time relative to CLOCK")
+            )
+    return out
