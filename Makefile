@@ -1,6 +1,6 @@
 # The README's commands. Everything a fresh machine needs is installed from here:
-# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff, mypy, dask and matplotlib
-# from PyPI, the Rust crates from crates.io through cargo, Debian's valgrind for `mobmem capture`
+# a virtualenv in .venv with maturin, pytest, hypothesis, pandas, ruff, mypy, dask, matplotlib and
+# pyarrow from PyPI, the Rust crates from crates.io through cargo, Debian's valgrind for `mobmem capture`
 # (capture-deps) and Debian's chromium for the reports' browser test (report-deps); the tests need
 # both.
 
@@ -14,7 +14,7 @@ STAMP := $(VENV)/.deps-installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1" "matplotlib>=3.8"
+	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1" "matplotlib>=3.8" "pyarrow>=14"
 	touch $(STAMP)
 
 # Builds the Rust core and binding (release) into the virtualenv, editable.

@@ -110,6 +110,12 @@ def test_sweep_stores_every_run_once_and_matches_a_direct_run(tmp_path):
     assert j == json.loads(json.dumps(recs))
     csv = cli("results", str(p), "--csv").stdout.splitlines()
     assert csv[0].startswith("source,policy,memory") and len(csv) == 7
+    pq = tmp_path / "r.parquet"
+    cli("results", str(p), "--parquet", str(pq))
+    import pandas as pd
+
+    back = pd.read_parquet(pq)
+    assert list(back["faults"]) == [r["faults"] for r in recs]
     # Relative figures against a named baseline: the same run with the baseline's values.
     p.write_text(p.read_text() + '[baselines]\nlru = { policy = "lru" }\n')
     rel = relative(p, "lru", "faults")

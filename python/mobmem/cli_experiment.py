@@ -35,9 +35,18 @@ def cmd_results(args: argparse.Namespace) -> int:
     else:
         recs = records(args.experiment)
     if args.parquet:
-        import pandas as pd
+        try:
+            import pandas as pd
+            import pyarrow  # noqa: F401
+        except ImportError:
+            from .errors import ConfigError
 
-        pd.DataFrame(recs).to_parquet(args.parquet)
+            raise ConfigError(
+                "--parquet needs pandas and pyarrow: pip install 'mobmem[parquet]'", "parquet"
+            ) from None
+        from .report import html
+
+        html.write_via(args.parquet, lambda tmp: pd.DataFrame(recs).to_parquet(tmp))
         return 0
     if args.json:
         json.dump(recs, sys.stdout, indent=1)

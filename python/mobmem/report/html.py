@@ -100,6 +100,17 @@ def page(title: str, sections: list[tuple[str, str]]) -> str:
 
 def write(path: str, text: str) -> None:
     """Writes the page whole or not at all (a temporary file beside it, then renamed)."""
+
+    def put(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    write_via(path, put)
+
+
+def write_via(path: str, fill: Any) -> None:
+    """Has ``fill(tmp)`` write a temporary file beside ``path``, then renames it: the file appears
+    whole or not at all."""
     import os
     import tempfile
 
@@ -107,12 +118,17 @@ def write(path: str, text: str) -> None:
 
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".report-", suffix=".html")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(tmp, path)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".mobmem-", suffix=os.path.splitext(path)[1])
+        os.close(fd)
+        try:
+            fill(tmp)
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
     except OSError as e:
-        raise MobmemIOError(f"{path}: cannot write the report ({e.strerror or e})") from None
+        raise MobmemIOError(f"{path}: cannot write it ({e.strerror or e})") from None
