@@ -58,14 +58,22 @@ def cmd_results(args: argparse.Namespace) -> int:
         cols: list[str] = []
         for r in recs:
             cols += [k for k in r if k not in cols]
-        f = open(args.csv, "w", newline="") if args.csv != "-" else sys.stdout
-        try:
+
+        def put(f: Any) -> None:
             w = csv.DictWriter(f, fieldnames=cols)
             w.writeheader()
             w.writerows(recs)
-        finally:
-            if f is not sys.stdout:
-                f.close()
+
+        if args.csv == "-":
+            put(sys.stdout)
+        else:
+            from .report import html
+
+            def fill(tmp: str) -> None:
+                with open(tmp, "w", newline="") as f:
+                    put(f)
+
+            html.write_via(args.csv, fill)
         return 0
     if not recs:
         print("no stored runs yet: run `mobmem sweep` first")
