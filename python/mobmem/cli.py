@@ -843,6 +843,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_experiment import add_parsers as add_experiment_parsers
 
     add_experiment_parsers(sub)
+    from .cli_mrc import add_parsers as add_mrc_parsers
+
+    add_mrc_parsers(sub)
 
     p = sub.add_parser("policies", help="list the registered policies")
     p.set_defaults(func=cmd_policies)

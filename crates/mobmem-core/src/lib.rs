@@ -11,6 +11,7 @@ pub mod engine;
 pub mod error;
 pub mod limits;
 pub mod meters;
+pub mod mrc;
 pub mod policy;
 pub mod swap;
 pub mod system;

@@ -244,6 +244,22 @@ fn simulate(py: Python<'_>, trace: &Trace, config_json: &str, devices: Option<Pa
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }
 
+/// A policy's exact miss-ratio curve in one pass (faults at every size, 1 frame to the footprint),
+/// as JSON.
+#[pyfunction]
+fn mrc(py: Python<'_>, trace: &Trace, policy: &str) -> PyResult<String> {
+    let t = trace.inner.clone();
+    let policy = policy.to_string();
+    let c = detach(py, move || mobmem_core::mrc::exact(&t, &policy))?;
+    serde_json::to_string(&c).map_err(|e| json_err(py, e))
+}
+
+/// Policies with an exact one-pass curve.
+#[pyfunction]
+fn mrc_exact() -> Vec<&'static str> {
+    mobmem_core::mrc::EXACT.to_vec()
+}
+
 /// Runs a grid of simulations in parallel (threads = 0: all cores); configs and results are JSON
 /// lists in the same order. The first failing run raises.
 #[pyfunction]
@@ -454,6 +470,8 @@ fn usage(py: Python<'_>, spec_json: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Trace>()?;
     m.add_function(wrap_pyfunction!(open_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_exact, m)?)?;
     m.add_function(wrap_pyfunction!(trace_from_pages, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(preset_params, m)?)?;

@@ -187,3 +187,19 @@ def lines(curves: dict[str, Sequence[float]], xlabel: str, ylabel: str, title: s
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def miss_ratio_curve(recs: list[dict[str, Any]]) -> Any:
+    """A whole curve (every size), a line per policy on a log size axis; OPT dashed."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for s in order([r["policy"] for r in recs]):
+        pts = sorted((r["memory"], r["faults"] / r["accesses"]) for r in recs if r["policy"] == s)
+        ax.plot([x for x, _ in pts], [y for _, y in pts], label=str(s), linestyle="--" if s == "opt" else "-")
+    ax.set_xscale("log")
+    ax.set_xlabel("memory (frames)")
+    ax.set_ylabel("miss ratio (faults / accesses)")
+    ax.set_title("Miss-ratio curve (one pass, exact)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

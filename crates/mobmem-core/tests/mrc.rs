@@ -1,0 +1,64 @@
+//! One-pass miss-ratio curves equal a run at every size: LRU's and OPT's faults at each memory size
+//! are those of `simulate` with that many frames, on the committed real traces and on generated ones.
+
+mod common;
+
+use common::{data, run, trace};
+use mobmem_core::mrc::{exact, Curve};
+use mobmem_core::trace::{Op, Trace};
+use mobmem_core::{read_trace, ReadOptions};
+use proptest::prelude::*;
+
+fn sizes(footprint: u64) -> Vec<u64> {
+    let mut s: Vec<u64> = [1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597]
+        .into_iter()
+        .filter(|&c| c <= footprint)
+        .collect();
+    s.extend([footprint / 4, footprint / 2, footprint.saturating_sub(1), footprint, footprint + 5]);
+    s.retain(|&c| c > 0);
+    s
+}
+
+fn check(t: &Trace, policy: &str) -> Curve {
+    let c = exact(t, policy).unwrap();
+    assert_eq!(c.sizes.len(), t.num_pages());
+    assert!(c.faults.windows(2).all(|w| w[0] >= w[1]), "{policy}: faults never rise with memory");
+    for f in sizes(t.num_pages() as u64) {
+        assert_eq!(c.at(f), run(t, policy, f).meters.faults, "{policy} at {f} frames");
+    }
+    c
+}
+
+#[test]
+fn curves_equal_runs_on_the_committed_traces() {
+    for name in ["sqlite_60k.txt.zst", "captures/gzip6_150k.txt.zst", "corpus/social-feed.txt.zst"] {
+        let t = read_trace(&data(name), &ReadOptions::default()).unwrap();
+        let lru = check(&t, "lru");
+        let opt = check(&t, "opt");
+        assert_eq!(lru.cold, opt.cold);
+        assert!(opt.faults.iter().zip(&lru.faults).all(|(o, l)| o <= l), "{name}: OPT is the floor");
+    }
+}
+
+#[test]
+fn unknown_policy_is_a_config_error() {
+    let t = trace(&[(1, Op::Read)]);
+    let e = exact(&t, "clock").unwrap_err().to_string();
+    assert!(e.contains("clock") && e.contains("lru"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn curves_equal_runs_on_generated_traces(
+        acc in prop::collection::vec((0u64..40, prop_oneof![Just(Op::Read), Just(Op::Write), Just(Op::Instr)]), 1..600)
+    ) {
+        let t = trace(&acc);
+        for policy in ["lru", "opt"] {
+            let c = exact(&t, policy).unwrap();
+            for f in 1..=(t.num_pages() as u64 + 1) {
+                prop_assert_eq!(c.at(f), run(&t, policy, f).meters.faults, "{} at {}", policy, f);
+            }
+        }
+    }
+}
