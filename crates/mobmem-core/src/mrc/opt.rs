@@ -30,7 +30,7 @@ pub fn curve(trace: &Trace) -> Curve {
     let mut hist = vec![0u64; pages + 2];
     let mut cold = 0u64;
     for (i, &w) in trace.accesses.iter().enumerate() {
-        let x = (w >> 2) as u32;
+        let x = w >> 2;
         let d = depth[x as usize];
         let end = if d == ABSENT {
             cold += 1;
@@ -45,16 +45,16 @@ pub fn curve(trace: &Trace) -> Curve {
         let mut carry = if end == 0 { x } else { stack[0] };
         stack[0] = x;
         depth[x as usize] = 0;
-        for level in 1..=end {
+        for (level, slot) in stack[..=end].iter_mut().enumerate().skip(1) {
             if level == end {
-                stack[level] = carry;
+                *slot = carry;
                 depth[carry as usize] = level as u32;
                 break;
             }
-            let here = stack[level];
+            let here = *slot;
             if key[here as usize] > key[carry as usize] {
                 // `here` is used later: it goes down, the carried page stays.
-                stack[level] = carry;
+                *slot = carry;
                 depth[carry as usize] = level as u32;
                 carry = here;
             }
