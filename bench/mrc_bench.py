@@ -8,7 +8,6 @@ numbers for BENCHMARKS.md.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import mobmem
@@ -18,16 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = 20
 
 
-def best(n: int, f) -> float:
-    b = float("inf")
-    for _ in range(n):
-        t0 = time.perf_counter()
-        f()
-        b = min(b, time.perf_counter() - t0)
-    return b
-
-
 def main() -> None:
+    from policy_probe import best  # type: ignore[import-not-found]
+
     from bench import machine  # type: ignore[import-not-found]
 
     traces = {

@@ -38,6 +38,29 @@ def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
     return p
 
 
+def _with_store(tmp: Path) -> Path:
+    p = tmp / "st.toml"
+    p.write_text(f'[experiment]\ntrace = "{SQLITE}"\nstore = 5\n')
+    return p
+
+
+def kill_when_stored(proc: subprocess.Popen[bytes], store: Path, runs: int) -> None:
+    """SIGKILLs ``proc`` once ``store`` holds ``runs`` runs (or lets it end), then waits for it."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        stored = 0
+        try:
+            with sqlite3.connect(store, timeout=1) as db:
+                stored = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+        except sqlite3.Error:
+            pass  # not created yet, or its schema not there yet
+        if stored >= runs:
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    proc.wait(timeout=60)
+
+
 def test_runs_are_the_product_of_the_axes_and_keyed_by_what_decides_them(tmp_path):
     p = experiment(
         tmp_path, '[axes]\npolicy = ["lru", "clock"]\nmemory = ["5%", "10%", "25%"]\nseed = [1, 2]\n'
@@ -75,6 +98,10 @@ def test_bad_experiment_files_name_the_file_and_the_value(tmp_path):
                 tmp_path, "[axes]\n" + "".join(f"a{i} = [{', '.join(['1'] * 20)}]\n" for i in range(6))
             )
         )
+    with pytest.raises(ConfigError, match=r"experiment\.store"):
+        load(_with_store(tmp_path))
+    with pytest.raises(ConfigError, match=r"seed.*'one'"):
+        load(experiment(tmp_path, '[axes]\nseed = ["one"]\n', name="s.toml"))
     bad = tmp_path / "bad.toml"
     bad.write_text("[experiment\n")
     with pytest.raises(ConfigError, match=r"bad\.toml"):
@@ -139,20 +166,7 @@ def test_a_sweep_killed_mid_write_loses_no_finished_run_and_repeats_none(tmp_pat
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    stored = 0
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if exp.store.exists():
-            try:
-                with sqlite3.connect(exp.store, timeout=1) as db:
-                    stored = db.execute("SELECT count(*) FROM runs").fetchone()[0]
-            except sqlite3.OperationalError:
-                pass  # the schema is not there yet
-        if stored >= 3:
-            os.kill(proc.pid, signal.SIGKILL)
-            break
-        time.sleep(0.01)
-    proc.wait(timeout=60)
+    kill_when_stored(proc, exp.store, 3)
     assert proc.returncode == -signal.SIGKILL, "the sweep ended before it could be killed"
     kept = {r["key"] for r in mobmem.experiment.Store(exp.store).records()}
     assert 3 <= len(kept) < len(exp.runs)
@@ -208,19 +222,7 @@ def test_reproductions_run_through_the_store_and_resume_after_kill(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "mobmem.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    rows = 0
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with sqlite3.connect(store, timeout=1) as db:
-                rows = db.execute("SELECT count(*) FROM runs").fetchone()[0]
-        except sqlite3.Error:
-            pass
-        if rows >= 20:
-            os.kill(proc.pid, signal.SIGKILL)
-            break
-        time.sleep(0.01)
-    proc.wait(timeout=60)
+    kill_when_stored(proc, store, 20)
     assert proc.returncode == -signal.SIGKILL, "the reproduction ended before it could be killed"
     with sqlite3.connect(store) as db:
         kept = db.execute("SELECT count(*) FROM runs").fetchone()[0]

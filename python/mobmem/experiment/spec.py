@@ -129,6 +129,8 @@ def load(path: str | os.PathLike[str]) -> Experiment:
     if not isinstance(raw, dict):
         raise _fail(p, "experiment: the [experiment] table is missing")
     name = raw.get("name", p.stem)
+    if "store" in raw and not isinstance(raw["store"], str):
+        raise _fail(p, f"experiment.store: {raw['store']!r} is not a path")
     kind, sources = _sources(raw, p)
     base = doc.get("base", {})
     axes = doc.get("axes", {})
@@ -139,6 +141,9 @@ def load(path: str | os.PathLike[str]) -> Experiment:
     for k, v in axes.items():
         if not isinstance(v, list) or not v:
             raise _fail(p, f"axes.{k}: a non-empty list of values")
+    for v in [*axes.get("seed", []), *([base["seed"]] if "seed" in base else [])]:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise _fail(p, f"seed: {v!r} is not a whole number ≥ 0")
     for b, v in baselines.items():
         if not isinstance(v, dict) or not set(v) <= set(axes):
             raise _fail(p, f"baselines.{b}: a table of axis values (axes: {', '.join(axes)})")
