@@ -43,3 +43,43 @@ def test_mrc_command(tmp_path):
     assert plot.read_text().lstrip().startswith("<?xml")
     bad = cli("mrc", "-t", str(SQLITE), "--policy", "clock")
     assert bad.returncode == 3 and "no exact one-pass curve" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_whole_sample_is_the_exact_curve():
+    t = mobmem.Trace.open(SQLITE)
+    lru = mrc.curve(t, "lru")
+    e = mrc.sampled(t, "lru", rate=1.0)
+    assert e.method == "shards" and e.sizes == lru.sizes and e.mean_abs_error(lru) < 1e-12
+    sizes = mrc.grid(t.num_pages, 5)
+    for policy in ("clock", "linux-2q"):
+        m = mrc.sampled(t, policy, sample_size=t.num_pages, sizes=sizes)
+        runs = [mobmem.simulate(t, policy=policy, memory=s).faults / len(t) for s in sizes]
+        assert m.method == "mini" and m.rate == 1.0 and m.mean_abs_error(runs) < 1e-12
+
+
+def test_sampled_command(tmp_path):
+    r = cli(
+        "mrc", "-t", str(SQLITE), "--policy", "lru,clock", "--sample-size", "30", "--check", "--sizes", "4"
+    )
+    assert r.returncode == 0, r.stderr
+    assert "lru miss ratio (shards)" in r.stdout and "clock miss ratio (mini)" in r.stdout
+    assert "clock: mini at rate" in r.stdout and "exact sweep of 4 sizes" in r.stdout
+    j = json.loads(
+        cli("mrc", "-t", str(SQLITE), "--policy", "mglru", "--sample", "50%", "--check", "--json").stdout
+    )
+    assert j["method"] == "mini" and j["sampled_pages"] < 59 and len(j["miss_ratio"]) == len(j["sizes"]) == 20
+    errs = [abs(a - b) for a, b in zip(j["miss_ratio"], j["exact_miss_ratio"], strict=True)]
+    assert j["mean_abs_error"] == pytest.approx(sum(errs) / len(errs))
+    for args, words in [
+        (["--policy", "clock"], "--sample 1%"),
+        (["--sample", "2"], "in (0, 1]"),
+        (["--sample", "x"], "is not a rate"),
+        (["--check"], "--check measures"),
+        (["--sample-size", "0"], "sample_size must be a whole number from 1"),
+        (["--policy", "opt", "--sample", "1", "--method", "shards"], "SHARDS estimates LRU only"),
+    ]:
+        bad = cli("mrc", "-t", str(SQLITE), *args)
+        assert bad.returncode == 3 and words in bad.stderr and "Traceback" not in bad.stderr, (
+            args,
+            bad.stderr,
+        )

@@ -1,9 +1,11 @@
-"""``mobmem mrc``: a policy's exact miss-ratio curve in one pass, as a table, JSON or a plot."""
+"""``mobmem mrc``: a policy's miss-ratio curve in one pass (exact for LRU and OPT) or from a spatial
+sample (every policy), as a table, JSON or a plot; ``--check`` measures a sample's error."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any
 
 
@@ -15,41 +17,155 @@ def _points(footprint: int, n: int) -> list[int]:
     return sorted(out | {footprint})
 
 
+def _rate(text: str) -> float:
+    """``1%`` or ``0.01``."""
+    from .errors import ConfigError
+
+    try:
+        r = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise ConfigError(f"--sample: {text!r} is not a rate (0.01 or 1%)", "sample") from None
+    if not 0 < r <= 1:
+        raise ConfigError(f"--sample: a rate must be in (0, 1] (or 0–100%), got {text}", "sample")
+    return r
+
+
+class _Line:
+    """One policy's curve, exact or estimated, with the exact one beside it under ``--check``."""
+
+    def __init__(self, policy: str, accesses: int, sizes: list[int], ratio: list[float], how: str):
+        self.policy, self.accesses, self.sizes, self.ratio, self.how = policy, accesses, sizes, ratio, how
+        self.exact: list[float] | None = None
+        self.note = ""
+        self.extra: dict[str, Any] = {}
+
+    def at(self, s: int) -> float:
+        return self.ratio[self.sizes.index(s)]
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"policy": self.policy, "method": self.how, "sizes": self.sizes}
+        d.update(self.extra)
+        d["miss_ratio"] = self.ratio
+        if self.exact is not None:
+            d["exact_miss_ratio"] = self.exact
+            err = [abs(a - b) for a, b in zip(self.ratio, self.exact, strict=True)]
+            d["mean_abs_error"] = sum(err) / len(err)
+            d["max_abs_error"] = max(err)
+        return d
+
+
+def _exact_line(t: Any, policy: str) -> _Line:
+    from . import mrc
+
+    c = mrc.curve(t, policy)
+    r = [f / c.accesses if c.accesses else 0.0 for f in c.faults]
+    line = _Line(policy, c.accesses, c.sizes, r, "exact")
+    line.extra = c.to_dict()
+    return line
+
+
+def _sampled_line(t: Any, policy: str, args: argparse.Namespace) -> _Line:
+    from . import mrc
+    from .api import run_configs
+
+    rate = None if args.sample is None else _rate(args.sample)
+    sizes = None if args.sizes is None else mrc.grid(t.num_pages, args.sizes)
+    e = mrc.sampled(
+        t,
+        policy,
+        rate=rate,
+        sample_size=args.sample_size,
+        method=args.method,
+        sizes=sizes,
+        seed=args.seed,
+        adjust=not args.no_adjust,
+    )
+    line = _Line(policy, e.accesses, e.sizes, e.miss_ratio, e.method)
+    line.extra = {k: v for k, v in e.to_dict().items() if k not in ("sizes", "miss_ratio")}
+    line.note = (
+        f"{policy}: {e.method} at rate {e.rate:.4g} ({e.sampled_pages:,} of {t.num_pages:,} pages, "
+        f"{e.sampled_accesses:,} of {e.accesses:,} accesses) in {e.wall_s:.3f} s"
+    )
+    if args.check:
+        start = time.perf_counter()
+        if policy in mrc.exact_policies():
+            c = mrc.curve(t, policy)
+            line.exact = [c.at(s) / c.accesses for s in e.sizes]
+            how = "exact one-pass curve"
+        else:
+            runs = run_configs(t, [{"policy": policy, "memory": s} for s in e.sizes], threads=1)
+            line.exact = [r.faults / len(t) for r in runs]
+            how = f"exact sweep of {len(e.sizes)} sizes, 1 thread"
+        wall = time.perf_counter() - start
+        err = e.errors(line.exact)
+        line.note += (
+            f"; {how} {wall:.2f} s ({wall / max(e.wall_s, 1e-9):.0f}× the estimate's time); miss ratio "
+            f"error at {len(err)} sizes: mean {sum(err) / len(err):.4f}, max {max(err):.4f}"
+        )
+    else:
+        line.note += "; error not measured (--check runs the exact curve beside it)"
+    return line
+
+
 def cmd_mrc(args: argparse.Namespace) -> int:
     from . import mrc
     from .api import Trace, names
+    from .errors import ConfigError
     from .table import num, render
 
     t = Trace.open(args.trace)
-    curves = [mrc.curve(t, p) for p in names("policy", args.policy)]
+    sample = args.sample is not None or args.sample_size is not None
+    if args.check and not sample:
+        raise ConfigError("--check measures a sample's error: give --sample or --sample-size", "check")
+    lines = []
+    for p in names("policy", args.policy):
+        if sample:
+            lines.append(_sampled_line(t, p, args))
+        elif p in mrc.exact_policies():
+            lines.append(_exact_line(t, p))
+        else:
+            raise ConfigError(
+                f"no exact one-pass curve for {p!r} (exact: {', '.join(mrc.exact_policies())}); "
+                "estimate it from a sample: --sample 1% (miniature simulations)",
+                "policy",
+            )
     if args.json:
-        out: Any = [c.to_dict() for c in curves]
+        out: Any = [ln.to_dict() for ln in lines]
         print(json.dumps(out if len(out) > 1 else out[0]))
     else:
-        sizes = curves[0].sizes if args.all else _points(len(curves[0].sizes), args.points)
+        sizes = sorted(set.intersection(*(set(ln.sizes) for ln in lines)))
+        if not args.all and all(ln.how != "mini" for ln in lines):
+            sizes = [s for s in _points(t.num_pages, args.points) if s in set(sizes)]
+        exact = [ln for ln in lines if ln.how == "exact"]
+        heads = ["frames", *(f"{ln.policy} faults" for ln in exact)]
+        heads += [f"{ln.policy} miss ratio" + ("" if ln.how == "exact" else f" ({ln.how})") for ln in lines]
+        heads += [f"{ln.policy} exact" for ln in lines if ln.exact is not None]
         rows = [
-            [s, *(num(c.at(s)) for c in curves), *(f"{c.at(s) / c.accesses:.4f}" for c in curves)]
+            [
+                s,
+                *(num(ln.extra["faults"][s - 1]) for ln in exact),
+                *(f"{ln.at(s):.4f}" for ln in lines),
+                *(f"{ln.exact[ln.sizes.index(s)]:.4f}" for ln in lines if ln.exact is not None),
+            ]
             for s in sizes
         ]
-        heads = [
-            "frames",
-            *(f"{c.policy} faults" for c in curves),
-            *(f"{c.policy} miss ratio" for c in curves),
-        ]
-        print(
-            render(
-                heads,
-                rows,
-                title=f"{args.trace}: {curves[0].accesses:,} accesses, {len(curves[0].sizes):,} pages",
-            )
-        )
+        title = f"{args.trace}: {len(t):,} accesses, {t.num_pages:,} pages"
+        print(render(heads, rows, title=title))
+        for ln in lines:
+            if ln.note:
+                print(ln.note)
     if args.plot:
         from .report import html, plots
 
         recs = [
-            {"policy": c.policy, "memory": s, "faults": f, "accesses": c.accesses}
-            for c in curves
-            for s, f in zip(c.sizes, c.faults, strict=True)
+            {
+                "policy": f"{ln.policy} ({ln.how})",
+                "memory": s,
+                "faults": r * ln.accesses,
+                "accesses": ln.accesses,
+            }
+            for ln in lines
+            for s, r in zip(ln.sizes, ln.ratio, strict=True)
         ]
         fig = plots.miss_ratio_curve(recs)
         html.write_via(args.plot, lambda tmp: fig.savefig(tmp, format=args.plot.rsplit(".", 1)[-1]))
@@ -57,13 +173,27 @@ def cmd_mrc(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    p = sub.add_parser("mrc", help="a policy's exact miss-ratio curve in one pass (every memory size)")
+    p = sub.add_parser(
+        "mrc", help="a policy's miss-ratio curve: exact in one pass (lru, opt), or from a sample (any policy)"
+    )
     p.add_argument("--trace", "-t", required=True, help="page trace")
-    p.add_argument("--policy", default="lru", help="lru, opt, or both comma-separated (default lru)")
+    p.add_argument("--policy", default="lru", help="policies, comma-separated (default lru)")
     p.add_argument("--points", type=int, default=20, help="sizes in the table, log-spaced (default 20)")
     p.add_argument("--all", action="store_true", help="every size in the table")
     p.add_argument(
-        "--json", action="store_true", help='the whole curve: {"sizes": [...], "faults": [...], …}'
+        "--json", action="store_true", help='the whole curve: {"sizes": [...], "miss_ratio": [...], …}'
     )
     p.add_argument("--plot", metavar="FILE", help="also draw it (.svg, .png or .pdf)")
+    s = p.add_argument_group("sampled curves (SHARDS for lru, miniature simulations for any policy)")
+    s.add_argument("--sample", metavar="RATE", help="sample the pages at this rate: 0.01 or 1%%")
+    s.add_argument("--sample-size", type=int, metavar="PAGES", help="sample at most this many pages")
+    s.add_argument("--method", choices=["shards", "mini"], help="default: shards for lru, mini otherwise")
+    s.add_argument("--sizes", type=int, metavar="N", help="mini: N evenly spaced sizes (default 20)")
+    s.add_argument("--seed", type=int, default=0, help="the sampling hash's seed (default 0)")
+    s.add_argument(
+        "--no-adjust",
+        action="store_true",
+        help="divide by the accesses the sample drew, not by rate × the trace's (SHARDS-adj)",
+    )
+    s.add_argument("--check", action="store_true", help="measure the error against exact runs, and the time")
     p.set_defaults(func=cmd_mrc)

@@ -1,11 +1,13 @@
 """Miss-ratio curves in one pass: a trace's faults at every memory size, from 1 frame to its
 footprint, without a run per size. Exact for LRU and OPT (Mattson's stack distances; MIN is a stack
-algorithm); the counts equal ``mobmem run`` at each size."""
+algorithm); the counts equal ``mobmem run`` at each size. Estimated for every policy from a spatial
+sample of the pages (:func:`sampled`): SHARDS for LRU, miniature simulations for any policy."""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -62,3 +64,104 @@ def curve(trace: Any, policy: str = "lru") -> Curve:
     t = _as_trace(trace)
     d = json.loads(_core.mrc(t._t, policy))
     return Curve(policy, d["accesses"], d["cold"], d["sizes"], d["faults"])
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A curve estimated from a spatial sample of the pages: the miss ratio at each size (frames of
+    the whole trace). ``method`` is ``shards`` (LRU's sampled stack distances, every size) or
+    ``mini`` (the policy itself run on the sample with memory scaled by ``rate``)."""
+
+    method: str
+    policy: str
+    rate: float
+    accesses: int
+    sampled_accesses: int
+    sampled_pages: int
+    sizes: list[int]
+    miss_ratio: list[float]
+    wall_s: float
+
+    def errors(self, exact: Curve | Sequence[float]) -> list[float]:
+        """Absolute miss-ratio error at each size against an exact :class:`Curve` or a list of
+        exact miss ratios at this estimate's sizes."""
+        if isinstance(exact, Curve):
+            truth = [exact.at(s) / exact.accesses for s in self.sizes]
+        else:
+            truth = list(exact)
+        if len(truth) != len(self.sizes):
+            raise ValueError(f"{len(truth)} exact values for {len(self.sizes)} sizes")
+        return [abs(m - e) for m, e in zip(self.miss_ratio, truth, strict=True)]
+
+    def mean_abs_error(self, exact: Curve | Sequence[float]) -> float:
+        e = self.errors(exact)
+        return sum(e) / len(e) if e else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def grid(footprint: int, points: int = 20) -> list[int]:
+    """``points`` evenly spaced sizes up to the footprint (the sizes of an exact sweep)."""
+    return sorted({max(1, round(footprint * k / points)) for k in range(1, points + 1)})
+
+
+def sampled(
+    trace: Any,
+    policy: str = "lru",
+    *,
+    rate: float | None = None,
+    sample_size: int | None = None,
+    method: str | None = None,
+    sizes: Sequence[int] | None = None,
+    seed: int = 0,
+    adjust: bool = True,
+    threads: int = 0,
+    config: Any = None,
+    devices: PathLike | None = None,
+    **overrides: Any,
+) -> Estimate:
+    """``policy``'s miss-ratio curve from a spatial sample: one of ``rate`` (0 < R ≤ 1, e.g. 0.01)
+    or ``sample_size`` (pages). ``method`` defaults to ``shards`` for LRU (every size) and ``mini``
+    (miniature simulations at ``sizes``, default 20 evenly spaced) for every other policy.
+    ``adjust`` (SHARDS-adj, default) divides the sample's misses by the accesses it stands for
+    (``rate`` × the trace's) rather than those it drew. The run's other knobs as in
+    :func:`mobmem.simulate`."""
+    import time
+
+    from .api import Config, _as_trace, _dev, whole
+    from .errors import ConfigError
+
+    if (rate is None) == (sample_size is None):
+        raise ConfigError("give a sampling rate or a sample size, not both", "sample")
+    t = _as_trace(trace)
+    cfg = Config.of(config, policy=policy, **overrides)
+    m = method or ("shards" if policy == "lru" else "mini")
+    pts = grid(t.num_pages) if sizes is None else [whole("sizes", s, 1) for s in sizes]
+    size = None if sample_size is None else whole("sample_size", sample_size, 1)
+    start = time.perf_counter()
+    out = _core.mrc_sampled(
+        t._t,
+        m,
+        json.dumps(cfg.given()),
+        pts,
+        rate=None if rate is None else float(rate),
+        sample_size=size,
+        seed=whole("seed", seed),
+        adjust=bool(adjust),
+        threads=whole("threads", threads),
+        devices=_dev(devices),
+    )
+    wall = time.perf_counter() - start
+    d = json.loads(out)
+    return Estimate(
+        d["method"],
+        d["policy"],
+        d["rate"],
+        d["accesses"],
+        d["sampled_accesses"],
+        d["sampled_pages"],
+        d["sizes"],
+        d["miss_ratio"],
+        wall,
+    )

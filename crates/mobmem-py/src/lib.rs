@@ -254,6 +254,49 @@ fn mrc(py: Python<'_>, trace: &Trace, policy: &str) -> PyResult<String> {
     serde_json::to_string(&c).map_err(|e| json_err(py, e))
 }
 
+/// A policy's miss-ratio curve estimated from a spatial sample of the pages, as JSON: `shards`
+/// (LRU, every size) or `mini` (any flat policy under `config_json`, at `sizes`). Exactly one of
+/// `rate` (0 < R ≤ 1) and `sample_size` (pages) is given.
+#[pyfunction]
+#[pyo3(signature = (trace, method, config_json, sizes, rate = None, sample_size = None, seed = 0, adjust = true, threads = 0, devices = None))]
+#[allow(clippy::too_many_arguments)]
+fn mrc_sampled(
+    py: Python<'_>,
+    trace: &Trace,
+    method: &str,
+    config_json: &str,
+    sizes: Vec<u64>,
+    rate: Option<f64>,
+    sample_size: Option<u64>,
+    seed: u64,
+    adjust: bool,
+    threads: usize,
+    devices: Option<PathBuf>,
+) -> PyResult<String> {
+    use mobmem_core::mrc::{mini, shards, Sample, Sampling};
+    let sampling = match (rate, sample_size) {
+        (Some(r), None) => Sampling::Rate(r),
+        (None, Some(s)) => Sampling::Size(s),
+        _ => return Err(to_py(py, Error::config("sample", "give a rate or a sample size, not both"))),
+    };
+    let sample = Sample { sampling, seed, adjust };
+    let cfg = parse_config(py, config_json)?;
+    let cat = catalog(py, devices)?;
+    let t = trace.inner.clone();
+    let e = match method {
+        "shards" if cfg.policy == "lru" => detach(py, move || shards::lru(&t, &sample))?,
+        "shards" => {
+            let why = format!("SHARDS estimates LRU only, not {:?}; use the miniature simulation (mini)", cfg.policy);
+            return Err(to_py(py, Error::config("method", why)));
+        }
+        "mini" => detach(py, move || mini::curve(&t, &cfg, &cat, &sizes, &sample, threads))?,
+        other => {
+            return Err(to_py(py, Error::config("method", format!("unknown method {other:?}; known: shards, mini"))))
+        }
+    };
+    serde_json::to_string(&e).map_err(|e| json_err(py, e))
+}
+
 /// Policies with an exact one-pass curve.
 #[pyfunction]
 fn mrc_exact() -> Vec<&'static str> {
@@ -472,6 +515,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open_trace, m)?)?;
     m.add_function(wrap_pyfunction!(mrc, m)?)?;
     m.add_function(wrap_pyfunction!(mrc_exact, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_sampled, m)?)?;
     m.add_function(wrap_pyfunction!(trace_from_pages, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(preset_params, m)?)?;

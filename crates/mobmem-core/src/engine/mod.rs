@@ -21,6 +21,7 @@ pub use pages::SwapSemantics;
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
 pub(crate) use run::parallel;
+pub(crate) use run::simulate_sampled;
 pub use run::{simulate, simulate_grid};
 
 /// The flat page engine: one pool of frames. Page-trace replay drives it through `replay`; the

@@ -213,7 +213,7 @@ mod tests {
         fn visit<P: Policy>(self, name: &'static str) -> Self::Output {
             let t = category("gaming", 4, 5_000, 3, CATEGORY_ANON_RW_SHARE).unwrap().generate().unwrap();
             let frames = t.num_pages() / 4;
-            let setup = PolicySetup { frames, space: t.space(), costs: IoCosts::default() };
+            let setup = PolicySetup::new(frames, t.space(), IoCosts::default());
             let policy = P::new(&setup, P::Params::default()).map_err(|e| e.to_string())?;
             let params: toml::Table = toml::from_str("t_live = 0").unwrap();
             let (a, _) = crate::swap::admission::build("a2s", &params).map_err(|e| e.to_string())?;

@@ -26,14 +26,19 @@ struct Run<'a> {
     /// A swap admission other than `all`, with the trace's processes as it sees them.
     admission: Option<PageAdmission>,
     semantics: super::SwapSemantics,
+    /// 1, or the rate of a miniature simulation's sample (`PolicySetup::sample_rate`).
+    sample_rate: f64,
 }
 
 impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        let policy =
-            P::new(&PolicySetup { frames: self.frames, space: self.trace.space(), costs: self.costs }, params)?;
+        let setup = PolicySetup {
+            sample_rate: self.sample_rate,
+            ..PolicySetup::new(self.frames, self.trace.space(), self.costs)
+        };
+        let policy = P::new(&setup, params)?;
         let mut e = Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read)
             .with_zram(self.zram)
             .with_swap_semantics(self.semantics);
@@ -132,6 +137,18 @@ impl PolicyVisitor for TieredRun<'_> {
 /// Replays `trace` under `cfg`. `stats` are the trace's statistics (computed once per trace and
 /// shared by every run of a grid).
 pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
+    simulate_sampled(trace, stats, cfg, catalog, 1.0)
+}
+
+/// `simulate` of a trace that is a spatial sample at `sample_rate` of the one it stands for (a
+/// miniature simulation, `mrc::mini`): the policy scales its constants in pages and events.
+pub(crate) fn simulate_sampled(
+    trace: &Trace,
+    stats: &TraceStats,
+    cfg: &SimConfig,
+    catalog: &Catalog,
+    sample_rate: f64,
+) -> Result<RunResult> {
     cfg.validate(catalog)?;
     let swap = catalog.get(&cfg.swap, "swap")?.clone();
     let backend = crate::swap::backend::build(&swap, catalog)?;
@@ -212,6 +229,7 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
                 params: &cfg.params,
                 admission: page_admission(cfg, trace)?,
                 semantics: cfg.swap_semantics(),
+                sample_rate,
             },
         )??
     };

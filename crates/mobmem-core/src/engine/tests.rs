@@ -27,7 +27,7 @@ impl PolicyVisitor for &Drive {
     fn visit<P: Policy>(self, name: &'static str) -> Self::Output {
         let kinds: Vec<u8> = (0..self.n).map(|p| (p % 3) as u8).collect();
         let space = PageSpace { pages: self.n as usize, kinds: Some(&kinds), future: None };
-        let setup = PolicySetup { frames: self.frames, space, costs: IoCosts::default() };
+        let setup = PolicySetup::new(self.frames, space, IoCosts::default());
         let policy = P::new(&setup, P::Params::default()).map_err(|e| e.to_string())?;
         let mut e = Engine::new(policy, space, self.frames, self.swap_cap, false)
             .with_zram(self.zram)
@@ -124,7 +124,7 @@ fn a_reclaim_says_why_it_fell_short() {
     // Every page dirty anon, swap of 0 slots: nothing can go, and the reclaim says swap is full.
     let kinds = vec![1u8; 8];
     let space = PageSpace { pages: 8, kinds: Some(&kinds), future: None };
-    let setup = PolicySetup { frames: 4, space, costs: IoCosts::default() };
+    let setup = PolicySetup::new(4, space, IoCosts::default());
     let mut e = Engine::new(crate::policy::lru::Lru::new(&setup, Default::default()).unwrap(), space, 4, 0, false);
     for p in 0..4 {
         let o = e.access(p, Op::Write, p as usize).unwrap();
@@ -162,7 +162,7 @@ impl PolicyVisitor for &Vetoing {
         // Pages 0..80 anon, 80..120 file.
         let kinds: Vec<u8> = (0..n).map(|p| if p < 80 { 1 } else { 2 }).collect();
         let space = PageSpace { pages: n as usize, kinds: Some(&kinds), future: None };
-        let setup = PolicySetup { frames: self.frames, space, costs: IoCosts::default() };
+        let setup = PolicySetup::new(self.frames, space, IoCosts::default());
         let policy = P::new(&setup, P::Params::default()).map_err(|e| e.to_string())?;
         let mut e = Engine::new(policy, space, self.frames, u64::MAX, false)
             .with_admission(Box::new(OddOut), Owners::default());
@@ -217,7 +217,7 @@ fn vetoed_and_swap_full_are_distinct_shortfalls() {
     // Memory holds only dirty anon pages the admission vetoes (odd ones), and swap has room.
     let kinds = vec![1u8; 16];
     let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
-    let setup = PolicySetup { frames: 4, space, costs: IoCosts::default() };
+    let setup = PolicySetup::new(4, space, IoCosts::default());
     let lru = || crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
     let mut e = Engine::new(lru(), space, 4, 100, false).with_admission(Box::new(OddOut), Owners::default());
     for (i, p) in [1, 3, 5, 7].into_iter().enumerate() {
@@ -254,7 +254,7 @@ fn zram_writeback_takes_idle_copies_out_of_dram_and_reads_them_back_from_flash()
     // 16 anon pages, 4 frames, zram at 2 pages per frame; writeback driven by the caller.
     let kinds = vec![1u8; 16];
     let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
-    let setup = PolicySetup { frames: 8, space, costs: IoCosts::default() };
+    let setup = PolicySetup::new(8, space, IoCosts::default());
     let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
     let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_zram(Some(2.0)).with_writeback(100, 3, false);
     for p in 0..10u32 {
@@ -295,7 +295,7 @@ fn writeback_rounds_are_bounded_by_the_copies_not_by_the_time_asked() {
     // they find nothing (this looped once per tick before).
     let kinds = vec![1u8; 64];
     let space = PageSpace { pages: 64, kinds: Some(&kinds), future: None };
-    let setup = PolicySetup { frames: 8, space, costs: IoCosts::default() };
+    let setup = PolicySetup::new(8, space, IoCosts::default());
     for limit in [0, 1] {
         let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
         let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_writeback(1, limit, false);

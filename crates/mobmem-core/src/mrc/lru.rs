@@ -57,52 +57,90 @@ impl Marks {
 
 const NONE: u32 = u32::MAX;
 
+/// LRU stack distances, one access at a time: pages are dense ids below the count given to `new`.
+pub struct StackDistances {
+    marks: Marks,
+    /// Each page's latest position, `NONE` if it is not on the stack.
+    last: Vec<u32>,
+    /// The page marked at each position.
+    owner: Vec<u32>,
+    live: u32,
+    next: usize,
+}
+
+impl StackDistances {
+    pub fn new(pages: usize) -> StackDistances {
+        let cap = (2 * pages).max(64);
+        StackDistances { marks: Marks::new(cap), last: vec![NONE; pages], owner: vec![NONE; cap], live: 0, next: 0 }
+    }
+
+    /// Touches `p`: its stack distance (1 = the page touched just before), `None` on a first touch.
+    #[inline(always)]
+    pub fn access(&mut self, p: usize) -> Option<u32> {
+        if self.next == self.owner.len() {
+            self.compact();
+        }
+        let l = self.last[p];
+        let d = if l == NONE {
+            self.live += 1;
+            None
+        } else {
+            // Distinct pages touched after position l: the marks beyond it.
+            let after = self.live - self.marks.prefix(l as usize);
+            self.marks.add(l as usize, -1);
+            self.owner[l as usize] = NONE;
+            Some(after + 1)
+        };
+        self.marks.add(self.next, 1);
+        self.owner[self.next] = p as u32;
+        self.last[p] = self.next as u32;
+        self.next += 1;
+        d
+    }
+
+    /// Takes `p` off the stack (a sampler dropped it); its next touch is a first touch.
+    pub fn forget(&mut self, p: usize) {
+        let l = self.last[p];
+        if l != NONE {
+            self.marks.add(l as usize, -1);
+            self.owner[l as usize] = NONE;
+            self.last[p] = NONE;
+            self.live -= 1;
+        }
+    }
+
+    /// Renumbers the live marks 0..live in position order; the tree keeps its length.
+    fn compact(&mut self) {
+        let cap = self.owner.len();
+        let mut flags = vec![false; cap];
+        let mut k = 0usize;
+        for pos in 0..cap {
+            let q = self.owner[pos];
+            if q != NONE && self.last[q as usize] == pos as u32 {
+                self.last[q as usize] = k as u32;
+                self.owner[k] = q;
+                flags[k] = true;
+                k += 1;
+            }
+        }
+        self.owner[k..].iter_mut().for_each(|o| *o = NONE);
+        self.marks.build(&flags);
+        self.next = k;
+    }
+}
+
 /// The exact LRU curve of `trace`: faults at every memory size from 1 frame to the footprint.
 pub fn curve(trace: &Trace) -> Curve {
     let pages = trace.num_pages();
     // hist[d]: re-accesses at stack distance d (1-based); cold misses apart.
     let mut hist = vec![0u64; pages + 2];
     let mut cold = 0u64;
-    let mut last = vec![NONE; pages];
-    let cap = (2 * pages).max(64);
-    let mut marks = Marks::new(cap);
-    let mut owner = vec![NONE; cap]; // page marked at each position
-    let mut live = 0u32;
-    let mut next = 0usize;
+    let mut stack = StackDistances::new(pages);
     for &w in &trace.accesses {
-        let p = (w >> 2) as usize;
-        if next == cap {
-            // Renumber the live marks 0..live in position order; the tree stays `cap` long.
-            let mut flags = vec![false; cap];
-            let mut k = 0usize;
-            for pos in 0..cap {
-                let q = owner[pos];
-                if q != NONE && last[q as usize] == pos as u32 {
-                    last[q as usize] = k as u32;
-                    owner[k] = q;
-                    flags[k] = true;
-                    k += 1;
-                }
-            }
-            owner[k..].iter_mut().for_each(|o| *o = NONE);
-            marks.build(&flags);
-            next = k;
+        match stack.access((w >> 2) as usize) {
+            Some(d) => hist[d as usize] += 1,
+            None => cold += 1,
         }
-        let l = last[p];
-        if l == NONE {
-            cold += 1;
-            live += 1;
-        } else {
-            // Distinct pages touched after position l: the marks beyond it.
-            let after = live - marks.prefix(l as usize);
-            hist[after as usize + 1] += 1;
-            marks.add(l as usize, -1);
-            owner[l as usize] = NONE;
-        }
-        marks.add(next, 1);
-        owner[next] = p as u32;
-        last[p] = next as u32;
-        next += 1;
     }
     Curve::from_distances(trace.accesses.len() as u64, cold, &hist)
 }

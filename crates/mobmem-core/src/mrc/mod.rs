@@ -1,9 +1,16 @@
 //! Miss-ratio curves in one pass: a trace's faults at every memory size, from 1 frame to its
 //! footprint, without a run per size. Exact for LRU (`lru`) and OPT (`opt`), both stack algorithms:
-//! an access hits in every memory at least as large as its stack distance.
+//! an access hits in every memory at least as large as its stack distance. Estimated for every
+//! policy from a spatial sample of the pages (`sample`): SHARDS for LRU (`shards`), miniature
+//! simulations for any flat policy (`mini`).
 
 pub mod lru;
+pub mod mini;
 pub mod opt;
+pub mod sample;
+pub mod shards;
+
+pub use sample::{Sample, Sampling};
 
 use crate::error::{Error, Result};
 use crate::trace::Trace;
@@ -54,5 +61,34 @@ pub fn exact(trace: &Trace, policy: &str) -> Result<Curve> {
         other => {
             Err(Error::config("policy", format!("no exact one-pass curve for {other:?}; exact: {}", EXACT.join(", "))))
         }
+    }
+}
+
+/// A curve estimated from a spatial sample: the miss ratio at each size (frames of the full trace).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// `shards` (LRU's sampled stack distances) or `mini` (the policy run on the sample).
+    pub method: &'static str,
+    pub policy: String,
+    pub sample: Sample,
+    /// The rate the sample stands for (for a fixed size, the final rate).
+    pub rate: f64,
+    pub accesses: u64,
+    pub sampled_accesses: u64,
+    pub sampled_pages: u64,
+    pub sizes: Vec<u64>,
+    pub miss_ratio: Vec<f64>,
+}
+
+impl Estimate {
+    /// Mean absolute difference of the miss ratio from `exact` at this estimate's sizes (sizes
+    /// past the exact curve's footprint take its cold-miss ratio).
+    pub fn mean_abs_error(&self, exact: &Curve) -> f64 {
+        if self.sizes.is_empty() || exact.accesses == 0 {
+            return 0.0;
+        }
+        let n = exact.accesses as f64;
+        let sum: f64 = self.sizes.iter().zip(&self.miss_ratio).map(|(&c, &m)| (m - exact.at(c) as f64 / n).abs()).sum();
+        sum / self.sizes.len() as f64
     }
 }

@@ -223,7 +223,7 @@ impl Policy for Linux2q {
         super::check_swappiness(p.swappiness)?;
         let n = s.num_pages();
         // inactive_is_low: ratio √(10·GiB) of the memory, 1 below 1 GiB (4 KiB pages).
-        let gib = (s.frames as u64 * 4096) >> 30;
+        let gib = ((s.represented_frames() * 4096.0) as u64) >> 30;
         let inactive_ratio = if gib == 0 { 1 } else { ((10 * gib) as f64).sqrt() as usize };
         Ok(Linux2q {
             links: Links::new(n),
@@ -348,7 +348,7 @@ mod tests {
     #[test]
     fn swappiness_out_of_range() {
         let t = super::super::testutil::trace_of(&[0]);
-        let setup = PolicySetup { frames: 4, space: t.space(), costs: Default::default() };
+        let setup = PolicySetup::new(4, t.space(), Default::default());
         let e = Linux2q::new(&setup, Params { swappiness: 201, ..Default::default() }).err().unwrap();
         assert!(e.to_string().contains("swappiness"), "{e}");
     }

@@ -90,6 +90,8 @@ pub struct Mglru {
     min_seq: [u32; 2],
     ctrl: [[Ctrl; TIERS]; 2],
     swappiness: u32,
+    /// `MIN_LRU_BATCH` in this run's events (scaled in a miniature simulation).
+    min_batch: u64,
 }
 
 impl Mglru {
@@ -182,8 +184,8 @@ impl Mglru {
         // per gain is no higher than anon's.
         let (sp, pv) = (&self.ctrl[0][0], &self.ctrl[1][0]);
         let (sg, pg) = (self.swappiness as u64, 200 - self.swappiness as u64);
-        let file = pv.refaulted() < MIN_LRU_BATCH
-            || pv.refaulted() as u128 * (sp.total() + MIN_LRU_BATCH) as u128 * sg as u128
+        let file = pv.refaulted() < self.min_batch
+            || pv.refaulted() as u128 * (sp.total() + self.min_batch) as u128 * sg as u128
                 <= (sp.refaulted() + 1) as u128 * pv.total() as u128 * pg as u128;
         file as usize
     }
@@ -194,7 +196,7 @@ impl Mglru {
             return false;
         }
         let (base, c) = (&self.ctrl[t][0], &self.ctrl[t][k]);
-        c.refaulted() as u128 * (base.total() + MIN_LRU_BATCH) as u128
+        c.refaulted() as u128 * (base.total() + self.min_batch) as u128
             > (base.refaulted() + 1) as u128 * (c.total() + 1) as u128
     }
 
@@ -267,6 +269,7 @@ impl Policy for Mglru {
             min_seq: [0; 2],
             ctrl: [[Ctrl::default(); TIERS]; 2],
             swappiness: p.swappiness,
+            min_batch: s.scaled_count(MIN_LRU_BATCH),
         })
     }
 
@@ -332,7 +335,7 @@ mod tests {
     #[test]
     fn swappiness_bounds() {
         let t = super::super::testutil::trace_of(&[0]);
-        let setup = PolicySetup { frames: 4, space: t.space(), costs: Default::default() };
+        let setup = PolicySetup::new(4, t.space(), Default::default());
         let e = Mglru::new(&setup, Params { swappiness: 300 }).err().unwrap();
         assert!(e.to_string().contains("swappiness"), "{e}");
     }

@@ -71,9 +71,28 @@ pub struct PolicySetup<'a> {
     pub space: PageSpace<'a>,
     /// Latencies of the swap and file devices.
     pub costs: IoCosts,
+    /// The share of the pages this run sees: 1 for a real run, R for a miniature simulation of a
+    /// trace sampled at rate R (`mrc::mini`). Its memory stands for `frames / R` frames, and counts
+    /// of events are R times the real ones, so a policy with a constant in pages or events (Linux's
+    /// inactive ratio from the memory's size, MGLRU's `MIN_LRU_BATCH`) scales it by this.
+    pub sample_rate: f64,
 }
 
-impl PolicySetup<'_> {
+impl<'a> PolicySetup<'a> {
+    pub fn new(frames: usize, space: PageSpace<'a>, costs: IoCosts) -> PolicySetup<'a> {
+        PolicySetup { frames, space, costs, sample_rate: 1.0 }
+    }
+
+    /// The frames of the memory this run stands for (`frames` in a real run).
+    pub fn represented_frames(&self) -> f64 {
+        self.frames as f64 / self.sample_rate
+    }
+
+    /// `n` events of a real run, in this run's events (at least 1).
+    pub fn scaled_count(&self, n: u64) -> u64 {
+        ((n as f64 * self.sample_rate).round() as u64).max(1)
+    }
+
     pub fn num_pages(&self) -> usize {
         self.space.pages
     }
@@ -263,7 +282,7 @@ pub(crate) mod testutil {
     }
 
     fn sim_of<P: Policy>(t: &Trace, frames: usize, params: P::Params) -> Sim<P> {
-        let p = P::new(&PolicySetup { frames, space: t.space(), costs: IoCosts::default() }, params).unwrap();
+        let p = P::new(&PolicySetup::new(frames, t.space(), IoCosts::default()), params).unwrap();
         Sim { p, resident: vec![false; t.num_pages()], n: 0, frames, misses: 0, evicted: vec![] }
     }
 

@@ -423,6 +423,8 @@ impl Policy for SpoClock {
         }
         let read_t = ((p.write_threshold as f64 * p.cost_ratio).round() as u32).max(1);
         let n = s.num_pages();
+        // Faults between decays: a window set in faults scales with a sample's faults.
+        let window = if p.decay_window == 0 { s.frames.max(1) as u64 } else { s.scaled_count(p.decay_window) };
         Ok(SpoClock {
             frames: s.frames,
             links: [Links::new(n), Links::new(n)],
@@ -441,8 +443,8 @@ impl Policy for SpoClock {
             op_mask: split_op as usize,
             donor: p.donor,
             rr: 0,
-            window: if p.decay_window == 0 { s.frames.max(1) as u64 } else { p.decay_window },
-            until_decay: if p.decay_window == 0 { s.frames.max(1) as u64 } else { p.decay_window },
+            window,
+            until_decay: window,
             cur: RF,
             evictions: [0; 4],
             at_fault: [0; 4],

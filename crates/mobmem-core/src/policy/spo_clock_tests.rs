@@ -169,7 +169,7 @@ fn the_margin_donor_gives_frames_only_to_a_region_worth_more() {
 #[test]
 fn bad_params_are_errors() {
     let t = super::super::testutil::trace_of(&[0]);
-    let setup = PolicySetup { frames: 4, space: t.space(), costs: IoCosts::default() };
+    let setup = PolicySetup::new(4, t.space(), IoCosts::default());
     let e = SpoClock::new(&setup, Params { write_threshold: 0, ..params() }).err().unwrap();
     assert!(e.to_string().contains("write_threshold"), "{e}");
     let e = SpoClock::new(&setup, Params { cost_ratio: -1.0, ..params() }).err().unwrap();

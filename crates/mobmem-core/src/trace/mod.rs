@@ -8,6 +8,7 @@ pub mod hybrid_gen;
 mod input;
 mod pagemap;
 pub mod procs;
+mod subset;
 pub mod table;
 
 use crate::error::{Error, Result};

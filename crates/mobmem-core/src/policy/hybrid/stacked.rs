@@ -24,8 +24,7 @@ impl<P: Policy> TierPolicy for Stacked<P> {
     type Params = P::Params;
 
     fn new(s: &TierSetup, params: P::Params) -> Result<Self> {
-        let inner =
-            P::new(&PolicySetup { frames: s.dram_frames + s.pcm_frames, space: s.space, costs: s.costs }, params)?;
+        let inner = P::new(&PolicySetup::new(s.dram_frames + s.pcm_frames, s.space, s.costs), params)?;
         Ok(Stacked {
             inner,
             links: Links::new(s.num_pages()),

@@ -111,7 +111,7 @@ impl PolicyVisitor for Start<'_> {
         let Start { w, spec, r } = self;
         let params: P::Params = policy::parse_params(name, &r.phone.params)?;
         let space = PageSpace { pages: spec.kinds.len(), kinds: Some(&spec.kinds), future: None };
-        let setup = PolicySetup { frames: w.layout.frames as usize, space, costs: spec.costs };
+        let setup = PolicySetup::new(w.layout.frames as usize, space, spec.costs);
         let policy = P::new(&setup, params)?;
         let e = spec.engine(policy, r.phone)?;
         let mut sim = Sim { e, w };
