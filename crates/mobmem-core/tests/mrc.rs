@@ -4,7 +4,7 @@
 mod common;
 
 use common::{data, run, trace};
-use mobmem_core::mrc::{exact, Curve};
+use mobmem_core::mrc::{exact, lru, Curve};
 use mobmem_core::trace::{Op, Trace};
 use mobmem_core::{read_trace, ReadOptions};
 use proptest::prelude::*;
@@ -34,6 +34,9 @@ fn curves_equal_runs_on_the_committed_traces() {
     for name in ["sqlite_60k.txt.zst", "captures/gzip6_150k.txt.zst", "corpus/social-feed.txt.zst"] {
         let t = read_trace(&data(name), &ReadOptions::default()).unwrap();
         let lru = check(&t, "lru");
+        for chunks in [2, 3, 7] {
+            assert_eq!(lru::in_chunks(&t, chunks), lru, "{name} in {chunks} chunks");
+        }
         let opt = check(&t, "opt");
         assert_eq!(lru.cold, opt.cold);
         assert!(opt.faults.iter().zip(&lru.faults).all(|(o, l)| o <= l), "{name}: OPT is the floor");
@@ -60,5 +63,14 @@ proptest! {
                 prop_assert_eq!(c.at(f), run(&t, policy, f).meters.faults, "{} at {}", policy, f);
             }
         }
+    }
+
+    #[test]
+    fn chunks_merge_to_the_whole_curve(
+        acc in prop::collection::vec((0u64..60, Just(Op::Read)), 1..800),
+        chunks in 1usize..9,
+    ) {
+        let t = trace(&acc);
+        prop_assert_eq!(lru::in_chunks(&t, chunks), lru::in_chunks(&t, 1));
     }
 }
