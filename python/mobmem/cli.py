@@ -846,6 +846,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_mrc import add_parsers as add_mrc_parsers
 
     add_mrc_parsers(sub)
+    from .cli_capacity import add_parsers as add_capacity_parsers
+
+    add_capacity_parsers(sub)
 
     p = sub.add_parser("policies", help="list the registered policies")
     p.set_defaults(func=cmd_policies)

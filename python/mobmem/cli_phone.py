@@ -228,10 +228,8 @@ def cmd_admissions(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
-    from .phone import killers, swap_admissions
-
-    p = sub.add_parser("phone", help="replay app usage on a phone: launches, kills, swap, launch time")
+def usage_arguments(p: argparse.ArgumentParser) -> None:
+    """The usage to replay (read by :func:`_usage`) and the phone: shared by the phone commands."""
     p.add_argument("usage", nargs="?", help="usage CSV (time_s,app or timestamp_seconds,app[,user])")
     p.add_argument("--user", help="the user to replay when the CSV has a user column")
     p.add_argument(
@@ -241,6 +239,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--synthetic", metavar="APPS,LAUNCHES,REUSE", help="A2S-style generated usage instead")
     p.add_argument("--gap", type=float, help="seconds between generated launches")
     p.add_argument("--phone", default="nexus5", help="phone preset (mobmem phones)")
+
+
+def add_parsers(sub: Any) -> None:
+    from .phone import killers, swap_admissions
+
+    p = sub.add_parser("phone", help="replay app usage on a phone: launches, kills, swap, launch time")
+    usage_arguments(p)
     p.add_argument("--swap", help="swap device, or off")
     p.add_argument("--swap-size", help="swap capacity (bytes or pages), over the preset's")
     p.add_argument("--dram", help="DRAM size, over the preset's")

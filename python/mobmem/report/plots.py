@@ -189,7 +189,7 @@ def lines(curves: dict[str, Sequence[float]], xlabel: str, ylabel: str, title: s
     return fig
 
 
-def miss_ratio_curve(recs: list[dict[str, Any]]) -> Any:
+def miss_ratio_curve(recs: list[dict[str, Any]], title: str = "Miss-ratio curve (one pass, exact)") -> Any:
     """A whole curve (every size), a line per policy on a log size axis; OPT dashed."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
@@ -199,7 +199,30 @@ def miss_ratio_curve(recs: list[dict[str, Any]]) -> Any:
     ax.set_xscale("log")
     ax.set_xlabel("memory (frames)")
     ax.set_ylabel("miss ratio (faults / accesses)")
-    ax.set_title("Miss-ratio curve (one pass, exact)")
+    ax.set_title(title)
     ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def capacity(rows: list[dict[str, Any]], title: str) -> Any:
+    """Capacity curves of a phone: cold starts, kills and live apps against DRAM, a line per swap
+    setting (``rows`` from :func:`mobmem.capacity.curve`)."""
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.6))
+    panels = (
+        ("cold_share", "cold starts (share of launches)"),
+        ("kills", "kills"),
+        ("live_apps_mean", "live apps (mean)"),
+    )
+    for s in order([r["swap_setting"] for r in rows]):
+        pts = sorted((r["dram_gib"], r) for r in rows if r["swap_setting"] == s)
+        for ax, (key, _) in zip(axes, panels, strict=True):
+            ax.plot([x for x, _ in pts], [r[key] for _, r in pts], marker="o", label=str(s))
+    for ax, (_, label) in zip(axes, panels, strict=True):
+        ax.set_xlabel("DRAM (GiB)")
+        ax.set_ylabel(label)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -1,0 +1,79 @@
+"""Sampled miss-ratio curves against exact sweeps, side by side in one run: for each policy, the
+miniature simulation (SHARDS for LRU) at a sampling rate against `run_configs` at the same 20
+sizes on one thread, with the mean absolute miss-ratio error, on the 18 M-access, 20,000-page
+generated anchor trace and on the four real captures. Each estimate is run with SHARDS-adj's
+correction (default) and without it, and over several seeds (the sample's pages). Not a test: it
+prints numbers for BENCHMARKS.md and docs/MRC.md.
+
+    python bench/mrc_sampled_bench.py [--rate 0.01] [--seeds 5] [--policies lru,clock,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import mobmem
+from mobmem import mrc
+
+ROOT = Path(__file__).resolve().parent.parent
+POLICIES = "lru,clock,arc,2q,fifo,linux-2q,mglru,spo-clock,opt"
+
+
+def traces() -> dict[str, mobmem.Trace]:
+    out = {
+        "generated 18M/20,000 pages": mobmem.Trace.generate(
+            accesses=18_000_000, footprint_pages=20_000, seed=1
+        )
+    }
+    for f in sorted((ROOT / "tests" / "data" / "captures").glob("*.txt.zst")):
+        out[f.name.removesuffix(".txt.zst")] = mobmem.Trace.open(f)
+    return out
+
+
+def main() -> None:
+    from bench import machine  # type: ignore[import-not-found]
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rate", type=float, default=0.01)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--policies", default=POLICIES)
+    a = ap.parse_args()
+    print(machine())
+    print(f"rate {a.rate}, 20 evenly spaced sizes, seeds 0–{a.seeds - 1}; error = mean absolute miss-ratio")
+    print("error over the sizes; per trace and policy: the mean over seeds (worst seed), both readings\n")
+    print(
+        "| trace | policy | method | exact miss ratio, range | error, adjusted | error, as drawn |"
+        " sample (s) | sweep, 1 thread (s) | speed-up |"
+    )
+    print("|---|---|---|---|---:|---:|---:|---:|---:|")
+    for name, t in traces().items():
+        sizes = mrc.grid(t.num_pages, 20)
+        for policy in a.policies.split(","):
+            start = time.perf_counter()
+            runs = mobmem.run_configs(t, [{"policy": policy, "memory": s} for s in sizes], threads=1)
+            sweep_s = time.perf_counter() - start
+            exact = [r.faults / len(t) for r in runs]
+            adj, drawn, walls, method = [], [], [], ""
+            for seed in range(a.seeds):
+                for adjust, out in ((True, adj), (False, drawn)):
+                    e = mrc.sampled(t, policy, rate=a.rate, sizes=sizes, seed=seed, adjust=adjust, threads=1)
+                    # SHARDS gives every size; compare at the sweep's.
+                    at = dict(zip(e.sizes, e.miss_ratio, strict=True))
+                    out.append(sum(abs(at[s] - x) for s, x in zip(sizes, exact, strict=True)) / len(sizes))
+                    walls.append(e.wall_s)
+                    method = e.method
+            wall = statistics.median(walls)
+            print(
+                f"| {name} | {policy} | {method} | {min(exact):.4f}–{max(exact):.4f} "
+                f"| {statistics.mean(adj):.4f} ({max(adj):.4f}) | {statistics.mean(drawn):.4f} ({max(drawn):.4f}) "
+                f"| {wall:.3f} | {sweep_s:.2f} | {sweep_s / wall:.0f}× |"
+            )
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    main()
