@@ -5,7 +5,7 @@ generated anchor trace and on the four real captures. Each estimate is run with 
 correction (default) and without it, and over several seeds (the sample's pages). Not a test: it
 prints numbers for BENCHMARKS.md and docs/MRC.md.
 
-    python bench/mrc_sampled_bench.py [--rate 0.01] [--seeds 5] [--policies lru,clock,...]
+    python bench/mrc_sampled_bench.py [--rate 0.01] [--seeds 5] [--policies lru,lru:mini,clock,...]
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import mobmem
 from mobmem import mrc
+from mobmem.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICIES = "lru,clock,arc,2q,fifo,linux-2q,mglru,spo-clock,opt"
@@ -46,29 +47,49 @@ def main() -> None:
     print(f"rate {a.rate}, 20 evenly spaced sizes, seeds 0–{a.seeds - 1}; error = mean absolute miss-ratio")
     print("error over the sizes; per trace and policy: the mean over seeds (worst seed), both readings\n")
     print(
-        "| trace | policy | method | exact miss ratio, range | error, adjusted | error, as drawn |"
+        "| trace | policy | method, sampled pages | exact miss ratio, range | error, adjusted | error, as drawn |"
         " sample (s) | sweep, 1 thread (s) | speed-up |"
     )
     print("|---|---|---|---|---:|---:|---:|---:|---:|")
     for name, t in traces().items():
         sizes = mrc.grid(t.num_pages, 20)
-        for policy in a.policies.split(","):
+        for item in a.policies.split(","):
+            policy, _, how = item.partition(":")  # lru:mini runs LRU's miniature simulation
             start = time.perf_counter()
             runs = mobmem.run_configs(t, [{"policy": policy, "memory": s} for s in sizes], threads=1)
             sweep_s = time.perf_counter() - start
             exact = [r.faults / len(t) for r in runs]
-            adj, drawn, walls, method = [], [], [], ""
+            adj, drawn, walls, method, empty, pages = [], [], [], "", 0, []
             for seed in range(a.seeds):
                 for adjust, out in ((True, adj), (False, drawn)):
-                    e = mrc.sampled(t, policy, rate=a.rate, sizes=sizes, seed=seed, adjust=adjust, threads=1)
+                    try:
+                        e = mrc.sampled(
+                            t,
+                            policy,
+                            rate=a.rate,
+                            method=how or None,
+                            sizes=sizes,
+                            seed=seed,
+                            adjust=adjust,
+                            threads=1,
+                        )
+                    except ConfigError:  # the sample holds no page
+                        empty += adjust
+                        continue
+                    pages.append(e.sampled_pages)
                     # SHARDS gives every size; compare at the sweep's.
                     at = dict(zip(e.sizes, e.miss_ratio, strict=True))
                     out.append(sum(abs(at[s] - x) for s, x in zip(sizes, exact, strict=True)) / len(sizes))
                     walls.append(e.wall_s)
                     method = e.method
+            if not walls:
+                print(f"| {name} | {policy} | — | — | every sample empty | | | {sweep_s:.2f} | |")
+                continue
             wall = statistics.median(walls)
             print(
-                f"| {name} | {policy} | {method} | {min(exact):.4f}–{max(exact):.4f} "
+                f"| {name} | {policy} | {method}, {min(pages)}–{max(pages)} pages"
+                + (f", {empty} empty" if empty else "")
+                + f" | {min(exact):.4f}–{max(exact):.4f} "
                 f"| {statistics.mean(adj):.4f} ({max(adj):.4f}) | {statistics.mean(drawn):.4f} ({max(drawn):.4f}) "
                 f"| {wall:.3f} | {sweep_s:.2f} | {sweep_s / wall:.0f}× |"
             )

@@ -48,7 +48,7 @@ def test_mrc_command(tmp_path):
 def test_a_whole_sample_is_the_exact_curve():
     t = mobmem.Trace.open(SQLITE)
     lru = mrc.curve(t, "lru")
-    e = mrc.sampled(t, "lru", rate=1.0)
+    e = mrc.sampled(t, "lru", rate=1.0, method="shards")
     assert e.method == "shards" and e.sizes == lru.sizes and e.mean_abs_error(lru) < 1e-12
     sizes = mrc.grid(t.num_pages, 5)
     for policy in ("clock", "linux-2q"):
@@ -62,8 +62,11 @@ def test_sampled_command(tmp_path):
         "mrc", "-t", str(SQLITE), "--policy", "lru,clock", "--sample-size", "30", "--check", "--sizes", "4"
     )
     assert r.returncode == 0, r.stderr
-    assert "lru miss ratio (shards)" in r.stdout and "clock miss ratio (mini)" in r.stdout
+    assert "lru miss ratio (mini)" in r.stdout and "clock miss ratio (mini)" in r.stdout
     assert "clock: mini at rate" in r.stdout and "exact sweep of 4 sizes" in r.stdout
+    assert "lru: mini at rate" in r.stdout and "exact one-pass curve" in r.stdout
+    s = cli("mrc", "-t", str(SQLITE), "--method", "shards", "--sample", "20%", "--check", "--points", "5")
+    assert s.returncode == 0 and "lru miss ratio (shards)" in s.stdout and "error at 59 sizes" in s.stdout
     j = json.loads(
         cli("mrc", "-t", str(SQLITE), "--policy", "mglru", "--sample", "50%", "--check", "--json").stdout
     )

@@ -54,7 +54,7 @@ def mrc_sampled(
     rate: float | None = None,
     sample_size: int | None = None,
     seed: int = 0,
-    adjust: bool = True,
+    adjust: bool = False,
     threads: int = 0,
     devices: str | PathLike[str] | None = None,
 ) -> str: ...

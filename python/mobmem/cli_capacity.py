@@ -52,8 +52,8 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
             )
             for r in rows
         ]
-        heads = ("swap", "DRAM", "cold / launches", "cold %", "kills", "live apps: mean / most")
-        heads += ("mean launch (ms)", "swap-ins (pages)", "flash written (MB)")
+        heads = ["swap", "DRAM", "cold / launches", "cold %", "kills", "live apps: mean / most"]
+        heads += ["mean launch (ms)", "swap-ins (pages)", "flash written (MB)"]
         print(render(heads, table, title=f"{args.phone}: capacity against DRAM"))
         if need is not None:
             for s, d in need.items():

@@ -78,7 +78,7 @@ def _sampled_line(t: Any, policy: str, args: argparse.Namespace) -> _Line:
         method=args.method,
         sizes=sizes,
         seed=args.seed,
-        adjust=not args.no_adjust,
+        adjust=args.adjust,
     )
     line = _Line(policy, e.accesses, e.sizes, e.miss_ratio, e.method)
     line.extra = {k: v for k, v in e.to_dict().items() if k not in ("sizes", "miss_ratio")}
@@ -184,16 +184,18 @@ def add_parsers(sub: Any) -> None:
         "--json", action="store_true", help='the whole curve: {"sizes": [...], "miss_ratio": [...], …}'
     )
     p.add_argument("--plot", metavar="FILE", help="also draw it (.svg, .png or .pdf)")
-    s = p.add_argument_group("sampled curves (SHARDS for lru, miniature simulations for any policy)")
+    s = p.add_argument_group("sampled curves (miniature simulations for any policy, SHARDS for lru)")
     s.add_argument("--sample", metavar="RATE", help="sample the pages at this rate: 0.01 or 1%%")
     s.add_argument("--sample-size", type=int, metavar="PAGES", help="sample at most this many pages")
-    s.add_argument("--method", choices=["shards", "mini"], help="default: shards for lru, mini otherwise")
+    s.add_argument(
+        "--method", choices=["mini", "shards"], help="mini (default, any policy) or shards (lru, every size)"
+    )
     s.add_argument("--sizes", type=int, metavar="N", help="mini: N evenly spaced sizes (default 20)")
     s.add_argument("--seed", type=int, default=0, help="the sampling hash's seed (default 0)")
     s.add_argument(
-        "--no-adjust",
+        "--adjust",
         action="store_true",
-        help="divide by the accesses the sample drew, not by rate × the trace's (SHARDS-adj)",
+        help="SHARDS-adj: divide by rate × the trace's accesses, not by the accesses the sample drew",
     )
     s.add_argument("--check", action="store_true", help="measure the error against exact runs, and the time")
     p.set_defaults(func=cmd_mrc)

@@ -115,17 +115,18 @@ def sampled(
     method: str | None = None,
     sizes: Sequence[int] | None = None,
     seed: int = 0,
-    adjust: bool = True,
+    adjust: bool = False,
     threads: int = 0,
     config: Any = None,
     devices: PathLike | None = None,
     **overrides: Any,
 ) -> Estimate:
     """``policy``'s miss-ratio curve from a spatial sample: one of ``rate`` (0 < R ≤ 1, e.g. 0.01)
-    or ``sample_size`` (pages). ``method`` defaults to ``shards`` for LRU (every size) and ``mini``
-    (miniature simulations at ``sizes``, default 20 evenly spaced) for every other policy.
-    ``adjust`` (SHARDS-adj, default) divides the sample's misses by the accesses it stands for
-    (``rate`` × the trace's) rather than those it drew. The run's other knobs as in
+    or ``sample_size`` (pages). ``method`` is ``mini`` (miniature simulations at ``sizes``, default
+    20 evenly spaced; every policy) or ``shards`` (LRU only, every size at once; below 1/rate
+    frames it cannot resolve a size: docs/MRC.md).
+    ``adjust`` (SHARDS-adj) divides the sample's misses by the accesses it stands for (``rate`` ×
+    the trace's) rather than those it drew (the default; docs/MRC.md compares the two). The run's other knobs as in
     :func:`mobmem.simulate`."""
     import time
 
@@ -136,7 +137,7 @@ def sampled(
         raise ConfigError("give a sampling rate or a sample size, not both", "sample")
     t = _as_trace(trace)
     cfg = Config.of(config, policy=policy, **overrides)
-    m = method or ("shards" if policy == "lru" else "mini")
+    m = method or "mini"
     pts = grid(t.num_pages) if sizes is None else [whole("sizes", s, 1) for s in sizes]
     size = None if sample_size is None else whole("sample_size", sample_size, 1)
     start = time.perf_counter()

@@ -258,7 +258,7 @@ fn mrc(py: Python<'_>, trace: &Trace, policy: &str) -> PyResult<String> {
 /// (LRU, every size) or `mini` (any flat policy under `config_json`, at `sizes`). Exactly one of
 /// `rate` (0 < R ≤ 1) and `sample_size` (pages) is given.
 #[pyfunction]
-#[pyo3(signature = (trace, method, config_json, sizes, rate = None, sample_size = None, seed = 0, adjust = true, threads = 0, devices = None))]
+#[pyo3(signature = (trace, method, config_json, sizes, rate = None, sample_size = None, seed = 0, adjust = false, threads = 0, devices = None))]
 #[allow(clippy::too_many_arguments)]
 fn mrc_sampled(
     py: Python<'_>,

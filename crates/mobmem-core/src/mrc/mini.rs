@@ -14,6 +14,16 @@ use crate::error::{Error, Result};
 use crate::trace::Trace;
 use crate::units::MemorySize;
 
+/// The error for a sample that holds no page of a non-empty trace.
+pub(crate) fn empty_sample(trace: &Trace, rate: f64) -> Error {
+    let why = format!(
+        "the sample at rate {rate} keeps none of {}'s {} pages; raise the rate or use a fixed size",
+        trace.path.display(),
+        trace.num_pages()
+    );
+    Error::config("sample", why)
+}
+
 /// The sizes (frames of the full trace) of an evenly spaced grid: `points` sizes up to the footprint.
 pub fn grid(footprint: u64, points: u64) -> Vec<u64> {
     let points = points.max(1);
@@ -40,15 +50,8 @@ pub fn curve(
     }
     let (keep, rate) = sample::choose(trace, sample.sampling, sample.seed)?;
     let small = trace.subset(&keep);
-    if small.is_empty() {
-        return Err(Error::config(
-            "sample",
-            format!(
-                "the sample at rate {rate} keeps none of {}'s {} pages; raise the rate or use a fixed size",
-                trace.path.display(),
-                trace.num_pages()
-            ),
-        ));
+    if small.is_empty() && !trace.is_empty() {
+        return Err(empty_sample(trace, rate));
     }
     let stats = small.stats(cfg.page_size);
     let footprint = trace.num_pages() as u64;

@@ -1,9 +1,11 @@
 //! SHARDS (Waldspurger et al., FAST'15) for LRU: stack distances of a spatial sample, each scaled
 //! by 1/R. With `adjust` (SHARDS-adj) the estimate's denominator is the trace's accesses, not the
-//! sample's scaled count, which corrects a sample that drew a hot or cold set of pages. Fixed size
+//! sample's scaled count (`Sample` says why it is off by default). Fixed size
 //! starts at R = 1 and, whenever the sample holds one page too many, drops the page with the
 //! largest hash and lowers the threshold to it; an access counts 1/R of its own time, so the
-//! histogram needs no rescaling.
+//! histogram needs no rescaling. One refinement of SHARDS: the filter sees the whole trace, so a
+//! sampled access that repeats the access just before it gets its exact distance, 1, instead of
+//! 1/R (program traces repeat the last page often: instruction fetches within a page).
 
 use super::lru::StackDistances;
 use super::sample::{self, Sample, Sampling};
@@ -33,8 +35,12 @@ pub fn lru(trace: &Trace, sample: &Sample) -> Result<Estimate> {
     let (mut cold, mut total) = (0f64, 0f64);
     let mut rate = sample::rate_of(t);
     let mut sampled = 0u64;
+    let mut prev = usize::MAX;
     for &a in &trace.accesses {
         let p = (a >> 2) as usize;
+        // A repeat of the access just before, in the whole trace, has distance 1 exactly.
+        let repeat = p == prev;
+        prev = p;
         let hp = h[p];
         if t != u64::MAX && hp >= t {
             continue;
@@ -44,7 +50,7 @@ pub fn lru(trace: &Trace, sample: &Sample) -> Result<Estimate> {
         total += w;
         match stack.access(p) {
             Some(d) => {
-                let scaled = (d as f64 / rate).round() as usize;
+                let scaled = if repeat { 1 } else { (d as f64 / rate).round() as usize };
                 hist[scaled.clamp(1, pages + 1)] += w;
             }
             None => {
@@ -62,6 +68,9 @@ pub fn lru(trace: &Trace, sample: &Sample) -> Result<Estimate> {
         }
     }
     let n = trace.accesses.len() as u64;
+    if sampled == 0 && n > 0 {
+        return Err(super::mini::empty_sample(trace, rate));
+    }
     // SHARDS-adj: the sample stands for every access. For a fixed size the rate fell as the
     // sample filled, so the accesses it drew are weighed by the rate of their time (`total`).
     let denom = match sampling {
