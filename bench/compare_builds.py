@@ -1,5 +1,6 @@
 """Two builds of mobmem side by side, in one run, as ratios: trace loading (binary with its checksum,
-text), replay on the hit path and the miss path, and whole phone runs.
+text), replay on the hit path and the miss path (a generated trace, and a real capture full of
+repeated accesses), and whole phone runs.
 
     python bench/compare_builds.py --a OLD_VENV/bin/python --b .venv/bin/python [--rounds 3]
 
@@ -36,6 +37,11 @@ out = {"load binary": best(15, lambda: mobmem.Trace.open(mobt)), "load text": be
 t = mobmem.Trace.open(mobt)
 for pol, mem in (("clock", "95%"), ("clock", "10%"), ("linux-2q", "10%")):
     out[f"replay {pol} {mem}"] = best(9, lambda: mobmem.simulate(t, policy=pol, memory=mem))
+# A real capture: 35.5% of its accesses repeat the one just before, page and op (merged where a
+# policy says a repeated hit changes nothing).
+cap = mobmem.Trace.open("tests/data/captures/sqlite3_btree.txt.zst")
+for pol in ("lru", "clock", "arc", "opt"):
+    out[f"replay {pol} 10%, sqlite3 capture"] = best(3, lambda: mobmem.simulate(cap, policy=pol, memory="10%"))
 out["phone: real window, nexus5"] = best(3, lambda: mobmem.simulate_phone(ph.usage_file(usage), "nexus5"))
 out["phone: A2S Large, 1 GiB"] = best(
     3, lambda: mobmem.simulate_phone(ph.synthetic(36, 256, 6.10, seed=1), "nexus5", dram="1GiB", reserved="400MiB")

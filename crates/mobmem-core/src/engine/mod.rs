@@ -523,16 +523,27 @@ impl<P: Policy> Engine<P> {
     /// Page traces run with the default admission (all), so no page is kept from the policy.
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         debug_assert!(self.scope != Scope::None, "replay hides no page from the policy");
+        // The word of the access just before when it was a resident hit. A repeat of it (same page,
+        // same op) is a hit that changes nothing for a policy that says so, nor for the page (a
+        // write's touch is done), so it is only counted. NO_WORD is wider than any word.
+        const NO_WORD: u64 = u64::MAX;
+        let mut last_hit = NO_WORD;
         for (index, &w) in trace.accesses.iter().enumerate() {
+            if P::REPEAT_HIT_IS_NOOP && w as u64 == last_hit {
+                self.pages.m.hits += 1;
+                continue;
+            }
             let op = Op::from_bits(w);
             let f = self.pages.flags[(w >> 2) as usize];
             let a = Access { page: w >> 2, op, index, anon: becomes_anon(f, op) };
+            last_hit = NO_WORD;
             if f & pages::RESIDENT != 0 {
                 self.pages.m.hits += 1;
                 if a.op.is_write() {
                     self.pages.write_touch(a.page as usize);
                 }
                 self.policy.on_hit(&a);
+                last_hit = w as u64;
             } else if f & pages::NVM_MAPPED != 0 && !a.op.is_write() {
                 self.pages.m.hits += 1;
                 self.pages.m.dr_hits += 1;
@@ -585,5 +596,7 @@ impl<P: Policy> Engine<P> {
     }
 }
 
+#[cfg(test)]
+mod repeat_tests;
 #[cfg(test)]
 mod tests;

@@ -104,6 +104,10 @@ impl Policy for Arc {
         })
     }
 
+    // A repeated hit: the hit before moved the page to the front of T2, where this one would move it.
+
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline]
     fn on_hit(&mut self, a: &Access) {
         let x = a.page;

@@ -36,6 +36,10 @@ impl Policy for Clock {
             insert_referenced: p.insert_referenced,
         })
     }
+
+    // A repeated hit sets the reference bit, which the hit before set.
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         self.referenced[a.page as usize] = true;

@@ -20,6 +20,10 @@ impl Policy for Fifo {
     fn new(s: &PolicySetup, _: Params) -> Result<Self> {
         Ok(Fifo { links: Links::new(s.num_pages()), q: List::default() })
     }
+
+    // A repeated hit does nothing.
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline(always)]
     fn on_hit(&mut self, _: &Access) {}
     fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {

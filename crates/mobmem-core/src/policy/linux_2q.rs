@@ -240,6 +240,10 @@ impl Policy for Linux2q {
         })
     }
 
+    // A repeated hit sets the access bits the hit before set.
+
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         let f = &mut self.flags[a.page as usize];

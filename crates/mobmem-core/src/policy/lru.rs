@@ -20,6 +20,10 @@ impl Policy for Lru {
     fn new(s: &PolicySetup, _: Params) -> Result<Self> {
         Ok(Lru { links: Links::new(s.num_pages()), q: List::default() })
     }
+
+    // A repeated hit moves the page to the front, where the hit before left it.
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         self.links.move_to_front(&mut self.q, a.page);

@@ -273,6 +273,10 @@ impl Policy for Mglru {
         })
     }
 
+    // A repeated hit sets the access bit the hit before set.
+
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         self.young[a.page as usize] = true;

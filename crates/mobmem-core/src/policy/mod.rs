@@ -147,6 +147,12 @@ pub trait Policy: Sized + Send {
 
     fn on_hit(&mut self, a: &Access);
 
+    /// Whether a hit that repeats the access just before it (same page, same op, that access a hit
+    /// too) leaves the policy as it was: then the engine counts the hit without calling `on_hit`.
+    /// True for policies whose hit sets a bit or moves the page to a place it is already in; false
+    /// for OPT, whose hit reads the access's position.
+    const REPEAT_HIT_IS_NOOP: bool = false;
+
     /// A fault on `a.page`, before any victim is chosen.
     #[inline(always)]
     fn on_miss(&mut self, _a: &Access) {}

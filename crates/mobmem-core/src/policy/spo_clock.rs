@@ -456,6 +456,10 @@ impl Policy for SpoClock {
         })
     }
 
+    // A repeated hit sets the read or write bit of the op, which the hit before (same op) set.
+
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         // The hardware sets the page's read or write access bit; nothing else.

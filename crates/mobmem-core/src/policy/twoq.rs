@@ -96,6 +96,10 @@ impl Policy for TwoQ {
         })
     }
 
+    // A repeated hit: A1in does not move a page on a hit; Am moves it to the front, where it is.
+
+    const REPEAT_HIT_IS_NOOP: bool = true;
+
     #[inline]
     fn on_hit(&mut self, a: &Access) {
         if self.loc[a.page as usize] == AM {
