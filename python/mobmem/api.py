@@ -335,6 +335,25 @@ def simulate(
     return RunResult.from_json(out)
 
 
+def simulate_stream(
+    path: PathLike,
+    config: Config | Mapping[str, Any] | None = None,
+    *,
+    format: str | None = None,
+    skip_bad_lines: bool = False,
+    devices: PathLike | None = None,
+    **overrides: Any,
+) -> RunResult:
+    """:func:`simulate` of the trace file at ``path`` while it is read: two passes over the file,
+    memory bounded by the trace's pages, not its accesses; the counts equal :func:`simulate`'s.
+    For flat runs of policies that need no future (not ``opt``) with swap admission ``all``."""
+    cfg = Config.of(config, **overrides)
+    out = _core.simulate_stream(
+        os.fspath(path), json.dumps(cfg.given()), _dev(devices), format, skip_bad_lines
+    )
+    return RunResult.from_json(out)
+
+
 def grid(
     trace: Trace | PathLike,
     policies: Sequence[str] | str | None = None,

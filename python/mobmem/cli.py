@@ -240,10 +240,25 @@ def _tier_rows(tm: dict[str, Any] | None) -> list[tuple[str, str]]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .api import RunResult, run_file, simulate
+    from .api import RunResult, run_file, simulate, simulate_stream
 
     if args.config:
         r: RunResult = run_file(args.config)
+    elif args.stream:
+        if not args.trace:
+            raise MobmemError("no trace given (--trace FILE)")
+        if args.procs:
+            raise MobmemError("--stream reads no process table: drop --procs, or --stream")
+        r = simulate_stream(
+            args.trace,
+            format=args.format,
+            skip_bad_lines=args.skip_bad_lines,
+            policy=args.policy,
+            memory=args.memory,
+            params=_params(args.param),
+            devices=args.devices,
+            **_sim_overrides(args),
+        )
     else:
         r = simulate(
             _open(args),
@@ -724,6 +739,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="policy parameter (repeatable)")
     p.add_argument("--config", help="a TOML run file ([trace], [sim], [devices.NAME]) instead of flags")
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="replay while reading: memory bounded by the trace's pages, not its length (not opt)",
+    )
     _add_sim_args(p)
     p.set_defaults(func=cmd_run)
 

@@ -20,7 +20,7 @@ pub mod units;
 
 pub use config::{RunFile, SimConfig};
 pub use device::{Catalog, Device};
-pub use engine::{simulate, simulate_grid};
+pub use engine::{simulate, simulate_grid, simulate_stream};
 pub use error::{Error, Result};
 pub use meters::{Meters, RunResult};
 pub use trace::{read_trace, write_trace, ReadOptions, Trace, TraceStats};

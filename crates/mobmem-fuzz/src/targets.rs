@@ -1,10 +1,11 @@
 //! What is fuzzed: every reader of outside input, each as one target with its seed inputs. A
 //! target gets a file holding the input and runs it as a user's command would: read it, and where
 //! it reads whole, run a small simulation on what it read (an input that parses may still be
-//! absurd). It returns the core's error when the input is refused.
+//! absurd). It returns the core's error when the input is refused. Trace readers are also read
+//! streamed, which must agree with the whole read.
 
 use mobmem_core::system::{AppCatalog, Phone, PhoneRun, Phones, UsageTrace};
-use mobmem_core::trace::{write_trace, Compression};
+use mobmem_core::trace::{stream, write_trace, Compression};
 use mobmem_core::{read_trace, Catalog, Error, ReadOptions, Result, RunFile, SimConfig, Trace};
 use std::path::Path;
 
@@ -117,8 +118,24 @@ fn replay(t: &Trace) -> Result<()> {
 }
 
 fn trace_as(path: &Path, format: Option<&str>) -> Result<()> {
-    let t = read_trace(path, &ReadOptions { format: format.map(String::from), ..Default::default() })?;
-    replay(&t)
+    let opts = ReadOptions { format: format.map(String::from), ..Default::default() };
+    let whole = read_trace(path, &opts);
+    // The streamed read (in chunks of 7, to cross many boundaries) must agree with the whole one:
+    // the same accesses, or an error both ways.
+    let mut got = Vec::new();
+    let streamed = stream::read(path, &opts, 7, &mut |w, _| {
+        got.extend_from_slice(w);
+        Ok(())
+    });
+    match (&whole, &streamed) {
+        (Ok(t), Ok((_, n))) if t.accesses == got && *n == t.len() as u64 => {}
+        (Err(_), Err(_)) => {}
+        _ => {
+            let (a, b) = (whole.as_ref().map(Trace::len), streamed.as_ref().map(|s| s.1));
+            return Err(Error::Invariant(format!("a streamed read disagrees with a whole one: {a:?}, {b:?}")));
+        }
+    }
+    replay(&whole?)
 }
 
 fn procs(path: &Path, ctx: &Ctx) -> Result<()> {

@@ -244,6 +244,25 @@ fn simulate(py: Python<'_>, trace: &Trace, config_json: &str, devices: Option<Pa
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }
 
+/// Runs one simulation of the trace at `path` while reading it (memory bounded by its footprint);
+/// the config and the result are JSON.
+#[pyfunction]
+#[pyo3(signature = (path, config_json, devices = None, format = None, skip_bad_lines = false))]
+fn simulate_stream(
+    py: Python<'_>,
+    path: PathBuf,
+    config_json: &str,
+    devices: Option<PathBuf>,
+    format: Option<String>,
+    skip_bad_lines: bool,
+) -> PyResult<String> {
+    let cfg = parse_config(py, config_json)?;
+    let cat = catalog(py, devices)?;
+    let opts = ReadOptions { format, skip_bad_lines, procs: None };
+    let r = detach(py, move || mobmem_core::simulate_stream(&path, &opts, &cfg, &cat))?;
+    serde_json::to_string(&r).map_err(|e| json_err(py, e))
+}
+
 /// A policy's exact miss-ratio curve in one pass (faults at every size, 1 frame to the footprint),
 /// as JSON.
 #[pyfunction]
@@ -516,6 +535,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mrc, m)?)?;
     m.add_function(wrap_pyfunction!(mrc_exact, m)?)?;
     m.add_function(wrap_pyfunction!(mrc_sampled, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_stream, m)?)?;
     m.add_function(wrap_pyfunction!(trace_from_pages, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(preset_params, m)?)?;

@@ -10,7 +10,9 @@ use crate::meters::{Meters, ResolvedConfig, ResolvedTiers, RunResult};
 use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
 use crate::swap::{self, Owners, Scope, SwapAdmission};
-use crate::trace::{Trace, TraceStats};
+use crate::trace::stream::{self, Survey};
+use crate::trace::{PageSpace, ReadOptions, Trace, TraceStats};
+use std::path::Path;
 use std::time::Instant;
 
 struct Run<'a> {
@@ -28,25 +30,39 @@ struct Run<'a> {
     semantics: super::SwapSemantics,
     /// 1, or the rate of a miniature simulation's sample (`PolicySetup::sample_rate`).
     sample_rate: f64,
+    /// A streamed run: `trace` holds no accesses; they come from reading the file again.
+    stream: Option<Streamed<'a>>,
 }
+
+/// The file of a streamed run, how to read it, and what its first pass found.
+type Streamed<'a> = (&'a Path, &'a ReadOptions, &'a Survey);
 
 impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        let setup = PolicySetup {
-            sample_rate: self.sample_rate,
-            ..PolicySetup::new(self.frames, self.trace.space(), self.costs)
+        // A streamed trace has no accesses in memory: nothing to look ahead in.
+        let space = match self.stream {
+            Some(_) => PageSpace { future: None, ..self.trace.space() },
+            None => self.trace.space(),
         };
+        let setup = PolicySetup { sample_rate: self.sample_rate, ..PolicySetup::new(self.frames, space, self.costs) };
         let policy = P::new(&setup, params)?;
-        let mut e = Engine::new(policy, self.trace.space(), self.frames, self.swap_cap, self.direct_read)
+        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, self.direct_read)
             .with_zram(self.zram)
             .with_swap_semantics(self.semantics);
         if let Some((every, limit)) = self.writeback {
             e = e.with_writeback(every, limit, true);
         }
         match self.admission {
-            None => e.replay(self.trace)?,
+            None => match self.stream {
+                None => e.replay(self.trace)?,
+                Some((path, opts, survey)) => {
+                    stream::replay(path, opts, survey, stream::CHUNK, &mut |w, first| {
+                        e.replay_words(w, first as usize)
+                    })?;
+                }
+            },
             Some((admission, timeline, owners)) => {
                 // Without processes there is nobody to kill: out of memory stays an error.
                 if !owners.procs.is_empty() {
@@ -137,7 +153,35 @@ impl PolicyVisitor for TieredRun<'_> {
 /// Replays `trace` under `cfg`. `stats` are the trace's statistics (computed once per trace and
 /// shared by every run of a grid).
 pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
-    simulate_sampled(trace, stats, cfg, catalog, 1.0)
+    run_config(trace, stats, cfg, catalog, 1.0, None)
+}
+
+/// Replays the trace at `path` while reading it (`trace::stream`): memory bounded by its footprint,
+/// not its length. Flat runs whose policy needs no future and whose swap admission needs no
+/// process timeline (`all`); the counts equal `simulate`'s.
+pub fn simulate_stream(path: &Path, opts: &ReadOptions, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
+    cfg.validate(catalog)?;
+    if cfg.tiers.is_some() {
+        return Err(Error::config("tiers", "a streamed run is flat: hybrid tiers read the whole trace"));
+    }
+    if cfg.swap_admission != swap::admission::DEFAULT {
+        let why = format!(
+            "{:?} follows the processes over the trace, which a streamed run does not; run without streaming",
+            cfg.swap_admission
+        );
+        return Err(Error::config("swap_admission", why));
+    }
+    let survey = stream::survey(path, opts, cfg.page_size)?;
+    if cfg.policy == "opt" {
+        let n = survey.accesses;
+        let why = format!(
+            "opt looks ahead: its pre-pass keeps every access and its next use (8 bytes each: {n} accesses, \
+             {} MiB), so it cannot replay from a stream; run it without streaming",
+            (n * 8).div_ceil(1 << 20)
+        );
+        return Err(Error::config("policy", why));
+    }
+    run_config(&survey.meta, &survey.stats, cfg, catalog, 1.0, Some((path, opts, &survey)))
 }
 
 /// `simulate` of a trace that is a spatial sample at `sample_rate` of the one it stands for (a
@@ -148,6 +192,17 @@ pub(crate) fn simulate_sampled(
     cfg: &SimConfig,
     catalog: &Catalog,
     sample_rate: f64,
+) -> Result<RunResult> {
+    run_config(trace, stats, cfg, catalog, sample_rate, None)
+}
+
+fn run_config(
+    trace: &Trace,
+    stats: &TraceStats,
+    cfg: &SimConfig,
+    catalog: &Catalog,
+    sample_rate: f64,
+    stream: Option<Streamed<'_>>,
 ) -> Result<RunResult> {
     cfg.validate(catalog)?;
     let swap = catalog.get(&cfg.swap, "swap")?.clone();
@@ -230,6 +285,7 @@ pub(crate) fn simulate_sampled(
                 admission: page_admission(cfg, trace)?,
                 semantics: cfg.swap_semantics(),
                 sample_rate,
+                stream,
             },
         )??
     };

@@ -1,6 +1,7 @@
 //! Traces: how accesses come in. A trace is held in memory as dense page ids (4 bytes per access:
 //! id << 2 | op), so that every policy can keep per-page state in a `Vec` instead of a hash map.
 //! Readers stream their input (text is never loaded whole); compression is detected by magic bytes.
+//! A run can also replay a trace while reading it, holding only its pages (`stream`).
 
 pub mod formats;
 pub mod gen;
@@ -8,6 +9,7 @@ pub mod hybrid_gen;
 mod input;
 mod pagemap;
 pub mod procs;
+pub mod stream;
 mod subset;
 pub mod table;
 
@@ -174,16 +176,29 @@ impl Trace {
 
     pub fn stats(&self, page_size: u64) -> TraceStats {
         let mut counts = [0u64; 3];
-        let mut per_pid: HashMap<u32, (u64, u64)> = HashMap::new();
         for &a in &self.accesses {
             counts[(a & 3) as usize] += 1;
         }
-        if let Some(pids) = &self.page_pids {
+        // Accesses per page, only when there are processes to sum them by.
+        let per_page = self.page_pids.as_ref().map(|_| {
+            let mut n = vec![0u64; self.num_pages()];
             for &a in &self.accesses {
-                per_pid.entry(pids[(a >> 2) as usize]).or_default().0 += 1;
+                n[(a >> 2) as usize] += 1;
             }
-            for &p in pids {
-                per_pid.entry(p).or_default().1 += 1;
+            n
+        });
+        self.stats_of(page_size, self.len() as u64, counts, per_page.as_deref())
+    }
+
+    /// The statistics from counts taken elsewhere (a streamed read): accesses, accesses by op
+    /// (instruction, read, write) and, when the trace has pids, accesses per page.
+    pub fn stats_of(&self, page_size: u64, accesses: u64, counts: [u64; 3], per_page: Option<&[u64]>) -> TraceStats {
+        let mut per_pid: HashMap<u32, (u64, u64)> = HashMap::new();
+        if let (Some(pids), Some(n)) = (&self.page_pids, per_page) {
+            for (&p, &k) in pids.iter().zip(n) {
+                let e = per_pid.entry(p).or_default();
+                e.0 += k;
+                e.1 += 1;
             }
         }
         let mut pids: Vec<PidStats> =
@@ -194,7 +209,7 @@ impl Trace {
         TraceStats {
             path: self.path.display().to_string(),
             format: self.format.to_string(),
-            accesses: self.len() as u64,
+            accesses,
             instr,
             reads,
             writes,
@@ -256,8 +271,13 @@ pub struct Record<'a> {
     pub adj: Option<i32>,
 }
 
-/// Builds a `Trace` from parsed records: assigns dense ids, keeps the per-page columns.
-pub struct TraceBuilder {
+/// Where a streamed read sends its accesses: a chunk of words and the index of its first access.
+pub type Drain<'a> = dyn FnMut(&[u32], u64) -> Result<()> + 'a;
+
+/// Builds a `Trace` from parsed records: assigns dense ids, keeps the per-page columns. With a
+/// drain (`stream`), the accesses go out in chunks as they are read and only the per-page columns
+/// stay: memory bounded by the footprint, not the trace.
+pub struct TraceBuilder<'a> {
     path: PathBuf,
     map: PageMap,
     trace: Trace,
@@ -274,9 +294,14 @@ pub struct TraceBuilder {
     /// Current adj of each pid given one (for change detection).
     adj_now: HashMap<u32, i32>,
     skip_bad_lines: bool,
+    drain: Option<&'a mut Drain<'a>>,
+    /// Accesses sent to the drain so far.
+    drained: u64,
+    /// Accesses per chunk sent to the drain.
+    chunk: usize,
 }
 
-impl TraceBuilder {
+impl<'a> TraceBuilder<'a> {
     pub fn new(path: &Path, opts: &ReadOptions) -> Self {
         TraceBuilder {
             path: path.to_path_buf(),
@@ -294,7 +319,57 @@ impl TraceBuilder {
             procs: None,
             adj_now: HashMap::new(),
             skip_bad_lines: opts.skip_bad_lines,
+            drain: None,
+            drained: 0,
+            chunk: usize::MAX,
         }
+    }
+
+    /// A builder that sends its accesses to `drain` in chunks of `chunk` (the last one shorter)
+    /// and keeps none of them, nor their times.
+    pub fn streaming(path: &Path, opts: &ReadOptions, drain: &'a mut Drain<'a>, chunk: usize) -> Self {
+        TraceBuilder { drain: Some(drain), chunk: chunk.max(1), ..TraceBuilder::new(path, opts) }
+    }
+
+    /// Accesses read so far (sent to a drain or held).
+    pub fn accesses_read(&self) -> u64 {
+        self.drained + self.trace.accesses.len() as u64
+    }
+
+    /// Sends the held accesses to the drain, if there is one.
+    fn flush(&mut self) -> Result<()> {
+        if let Some(d) = self.drain.as_mut() {
+            if !self.trace.accesses.is_empty() {
+                d(&self.trace.accesses, self.drained)?;
+            }
+            self.drained += self.trace.accesses.len() as u64;
+            self.trace.accesses.clear();
+            // Only the last time is kept: the next must not go back before it.
+            let n = self.times.len();
+            self.times.drain(..n.saturating_sub(1));
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pushed(&mut self) -> Result<()> {
+        if self.trace.accesses.len() >= self.chunk {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Appends access words already in dense ids (the binary reader, which has checked them).
+    pub fn push_words(&mut self, mut words: &[u32]) -> Result<()> {
+        while !words.is_empty() {
+            // Up to the end of the chunk being filled, so every chunk but the last is whole.
+            let room = self.chunk.saturating_sub(self.trace.accesses.len()).max(1);
+            let (part, rest) = words.split_at(room.min(words.len()));
+            self.trace.accesses.extend_from_slice(part);
+            self.pushed()?;
+            words = rest;
+        }
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {
@@ -304,7 +379,9 @@ impl TraceBuilder {
         &mut self.trace.skipped
     }
     pub fn reserve(&mut self, accesses: usize) {
-        self.trace.accesses.reserve(accesses);
+        if self.drain.is_none() {
+            self.trace.accesses.reserve(accesses);
+        }
     }
     /// Declares which optional columns the reader provides (before the first access).
     pub fn set_columns(&mut self, pids: bool, kinds: bool, files: bool, times: bool) {
@@ -355,7 +432,7 @@ impl TraceBuilder {
     pub fn push(&mut self, line: u64, page: u64, op: Op) -> Result<()> {
         let id = self.page_id(line, 0, page)?;
         self.trace.accesses.push(pack(id, op));
-        Ok(())
+        self.pushed()
     }
 
     /// Appends an access with the optional columns. A page's kind and file are fixed by their
@@ -365,7 +442,8 @@ impl TraceBuilder {
         let id = self.page_id(line, pid, page)?;
         if let Some(a) = adj {
             if self.adj_now.insert(pid, a) != Some(a) {
-                self.procs.get_or_insert_with(ProcTable::default).set(self.trace.accesses.len() as u64, pid, a);
+                let at = self.accesses_read();
+                self.procs.get_or_insert_with(ProcTable::default).set(at, pid, a);
             }
         }
         if self.has_kinds && kind != Kind::Unknown {
@@ -404,18 +482,40 @@ impl TraceBuilder {
             self.times.push(t);
         }
         self.trace.accesses.push(pack(id, op));
-        Ok(())
+        self.pushed()
     }
 
-    /// Installs whole columns at once (the binary reader).
-    pub fn install(&mut self, trace: Trace) {
+    /// Installs whole columns at once (the binary reader); accesses held in `trace` go through
+    /// `push_words`' path, so a drain gets them too.
+    pub fn install(&mut self, mut trace: Trace) -> Result<()> {
         let skipped = std::mem::take(&mut self.trace.skipped);
+        let accesses = std::mem::take(&mut trace.accesses);
         self.trace = trace;
         self.trace.skipped = skipped;
         self.trace.path = self.path.clone();
+        self.push_words(&accesses)
     }
 
-    pub fn finish(mut self, format: &'static str) -> Trace {
+    /// Makes room for `n` more accesses when they are kept; false if memory cannot hold them.
+    pub fn try_reserve(&mut self, n: u64) -> bool {
+        self.drain.is_some() || self.trace.accesses.try_reserve_exact(n as usize).is_ok()
+    }
+
+    /// Whether the accesses are kept (no drain): columns per access are worth building.
+    pub fn keeps_accesses(&self) -> bool {
+        self.drain.is_none()
+    }
+
+    /// Columns that come after the accesses in the binary format.
+    pub fn install_late(&mut self, times: Option<Vec<u64>>, procs: Option<ProcTable>) {
+        self.trace.times = times;
+        self.trace.procs = procs;
+    }
+
+    /// The trace read; when streaming, its accesses (and times) have gone to the drain.
+    pub fn finish(mut self, format: &'static str) -> Result<Trace> {
+        self.flush()?;
+        let streaming = self.drain.is_some();
         self.trace.format = format;
         if self.has_pids {
             self.trace.page_pids = Some(self.pids);
@@ -426,13 +526,13 @@ impl TraceBuilder {
         if self.has_files {
             self.trace.page_files = Some(self.page_files);
         }
-        if self.has_times {
+        if self.has_times && !streaming {
             self.trace.times = Some(self.times);
         }
         if self.procs.is_some() {
             self.trace.procs = self.procs;
         }
-        self.trace
+        Ok(self.trace)
     }
 }
 
@@ -464,7 +564,7 @@ impl Trace {
                 e => e,
             })?;
         }
-        Ok(b.finish("memory"))
+        b.finish("memory")
     }
 }
 
@@ -478,10 +578,17 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
     };
     let mut b = TraceBuilder::new(path, opts);
     (fmt.read)(&mut input, &mut b)?;
-    let mut t = b.finish(fmt.name);
+    let mut t = b.finish(fmt.name)?;
     if t.is_empty() {
         return Err(Error::format(path, input.line_no(), format!("no accesses: the {} trace is empty", fmt.name)));
     }
+    after_read(&mut t, path, opts)?;
+    Ok(t)
+}
+
+/// What every read does once the accesses are in (or streamed): the process table checked, or
+/// loaded from its side file.
+pub(crate) fn after_read(t: &mut Trace, path: &Path, opts: &ReadOptions) -> Result<()> {
     if let Some(p) = &t.procs {
         p.check_covers(&t, &format!("the adj column of {}", path.display()))?;
     }
@@ -492,9 +599,9 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
                 format!("{} has an adj column already; give the process table in one place", path.display()),
             ));
         }
-        t.procs = Some(ProcTable::load(side, &t)?);
+        t.procs = Some(ProcTable::load(side, t)?);
     }
-    Ok(t)
+    Ok(())
 }
 
 /// Writes a trace in a registered format that has a writer (`binary`, `text`, `csv`).

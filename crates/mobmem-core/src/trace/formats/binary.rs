@@ -103,6 +103,32 @@ impl Cursor<'_> {
         }
         Ok(())
     }
+    /// Reads `n` fixed-size little-endian values a chunk at a time, handing each chunk to `each`
+    /// (with the index of its first value): memory holds one chunk whatever `n` says.
+    fn chunks<T, const W: usize>(
+        &mut self,
+        n: u64,
+        what: &str,
+        conv: fn([u8; W]) -> T,
+        mut each: impl FnMut(&[T], u64) -> Result<()>,
+    ) -> Result<()> {
+        self.fits(n, W as u64, what)?;
+        let per_chunk = (CHUNK_BYTES / W) as u64;
+        let mut bytes = vec![0u8; (n.min(per_chunk) as usize) * W];
+        let mut values = Vec::with_capacity(n.min(per_chunk) as usize);
+        let mut done = 0u64;
+        while done < n {
+            let k = (n - done).min(per_chunk) as usize;
+            let buf = &mut bytes[..k * W];
+            self.bytes(buf, what)?;
+            values.clear();
+            values.extend(buf.chunks_exact(W).map(|c| conv(c.try_into().expect("chunk of W bytes"))));
+            each(&values, done)?;
+            done += k as u64;
+        }
+        Ok(())
+    }
+
     /// Reads `n` fixed-size little-endian values in chunks; memory grows with the bytes that
     /// actually arrive, so a count larger than the input ends in a "truncated" error.
     fn array<T, const W: usize>(&mut self, n: u64, what: &str, conv: fn([u8; W]) -> T) -> Result<Vec<T>> {
@@ -132,7 +158,7 @@ impl Cursor<'_> {
     }
 }
 
-fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
+fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     let path = input.path().to_path_buf();
     let bad = |msg: String| Error::format(&path, 0, msg);
     let size = input.raw_size();
@@ -197,25 +223,43 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
         }
         t.page_files = Some(pf);
     }
-    let acc = c.array(n_acc, "the access records", u32::from_le_bytes)?;
-    for (i, &a) in acc.iter().enumerate() {
-        if (a >> 2) as u64 >= n_pages || a & 3 == 3 {
+    // The columns go in first; the accesses follow a chunk at a time (a streamed read hands them
+    // on as they come; a whole read is checked to the end before the trace is used).
+    let procs_flag = flags & F_PROCS != 0;
+    b.install(std::mem::take(&mut t))?;
+    // A whole read takes the column at once when the file's size vouches for the count.
+    if c.size.is_some() && !b.try_reserve(n_acc) {
+        return Err(bad(format!("the access records hold {n_acc} values: more than this process can hold")));
+    }
+    c.chunks(n_acc, "the access records", u32::from_le_bytes, |acc, first| {
+        if let Some(j) = acc.iter().position(|&a| (a >> 2) as u64 >= n_pages || a & 3 == 3) {
+            let (i, a) = (first + j as u64, acc[j]);
             return Err(Error::format(
                 &path,
-                i as u64 + 1,
+                i + 1,
                 format!("access record {} is {a:#x}: page id {} of {n_pages}, op {}", i + 1, a >> 2, a & 3),
             ));
         }
-    }
-    t.accesses = acc;
+        b.push_words(acc)
+    })?;
     if flags & F_TIMES != 0 {
-        let times = c.array(n_acc, "the time column", u64::from_le_bytes)?;
-        if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
-            return Err(Error::format(&path, i as u64 + 2, "time_ns goes back in time"));
-        }
-        t.times = Some(times);
+        let mut last = 0u64;
+        let mut times = b.keeps_accesses().then(Vec::new);
+        c.chunks(n_acc, "the time column", u64::from_le_bytes, |ts, first| {
+            for (j, &x) in ts.iter().enumerate() {
+                if x < last {
+                    return Err(Error::format(&path, first + j as u64 + 1, "time_ns goes back in time"));
+                }
+                last = x;
+            }
+            if let Some(v) = times.as_mut() {
+                v.extend_from_slice(ts);
+            }
+            Ok(())
+        })?;
+        t.times = times;
     }
-    if flags & F_PROCS != 0 {
+    if procs_flag {
         let what = "the process table";
         let mut procs = ProcTable::default();
         let n = c.u64(what)?;
@@ -259,7 +303,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
     if !c.input.at_end()? {
         return Err(bad("bytes after the end marker: the file is corrupt".into()));
     }
-    b.install(t);
+    b.install_late(t.times, t.procs);
     Ok(())
 }
 
