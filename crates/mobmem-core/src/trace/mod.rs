@@ -590,7 +590,7 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
 /// loaded from its side file.
 pub(crate) fn after_read(t: &mut Trace, path: &Path, opts: &ReadOptions) -> Result<()> {
     if let Some(p) = &t.procs {
-        p.check_covers(&t, &format!("the adj column of {}", path.display()))?;
+        p.check_covers(t, &format!("the adj column of {}", path.display()))?;
     }
     if let Some(side) = &opts.procs {
         if t.procs.is_some() {
