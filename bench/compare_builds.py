@@ -42,6 +42,10 @@ for pol, mem in (("clock", "95%"), ("clock", "10%"), ("linux-2q", "10%")):
 cap = mobmem.Trace.open("tests/data/captures/sqlite3_btree.txt.zst")
 for pol in ("lru", "clock", "arc", "opt"):
     out[f"replay {pol} 10%, sqlite3 capture"] = best(3, lambda: mobmem.simulate(cap, policy=pol, memory="10%"))
+# Mostly hits: gzip's instruction fetches repeat their page.
+gz = mobmem.Trace.open("tests/data/captures/gzip6_150k.txt.zst")
+for pol in ("lru", "clock", "mglru"):
+    out[f"replay {pol} 50%, gzip capture"] = best(5, lambda: mobmem.simulate(gz, policy=pol, memory="50%"))
 out["phone: real window, nexus5"] = best(3, lambda: mobmem.simulate_phone(ph.usage_file(usage), "nexus5"))
 out["phone: A2S Large, 1 GiB"] = best(
     3, lambda: mobmem.simulate_phone(ph.synthetic(36, 256, 6.10, seed=1), "nexus5", dram="1GiB", reserved="400MiB")
