@@ -72,7 +72,7 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    from .cli_phone import usage_arguments
+    from .cli_phone import catalog_arguments, usage_arguments
 
     p = sub.add_parser(
         "phone-curve",
@@ -89,13 +89,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--storage", help="file-store device, over the preset's")
     p.add_argument("--policy", help="page reclamation policy")
     p.add_argument("--killer", help="low memory killer")
-    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="any phone field (repeatable)")
+    catalog_arguments(p)
     p.add_argument("--live", type=float, metavar="N", help="also say the smallest DRAM keeping N apps live")
-    p.add_argument("--seed", type=int, default=0, help="seed of generated usage and touches")
     p.add_argument("--threads", type=int, default=0, help="runs in parallel (0: every core)")
-    p.add_argument("--phones", help="TOML file with more phones")
-    p.add_argument("--apps", help="TOML file with more apps (or overrides)")
-    p.add_argument("--devices", help="TOML file with more devices")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="FILE", help="also draw it (.svg, .png or .pdf)")
     p.set_defaults(func=cmd_phone_curve)

@@ -241,6 +241,15 @@ def usage_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phone", default="nexus5", help="phone preset (mobmem phones)")
 
 
+def catalog_arguments(p: argparse.ArgumentParser) -> None:
+    """Any phone field, the seed, and the extra phones, apps and devices: shared by the phone commands."""
+    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="any phone field (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of generated usage and touches")
+    p.add_argument("--phones", help="TOML file with more phones")
+    p.add_argument("--apps", help="TOML file with more apps (or overrides)")
+    p.add_argument("--devices", help="TOML file with more devices")
+
+
 def add_parsers(sub: Any) -> None:
     from .phone import killers, swap_admissions
 
@@ -258,11 +267,7 @@ def add_parsers(sub: Any) -> None:
         help=f"which dirty anon pages may go to swap: {', '.join(swap_admissions())} (mobmem admissions)",
     )
     p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap)")
-    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="any phone field (repeatable)")
-    p.add_argument("--seed", type=int, default=0, help="seed of generated usage and touches")
-    p.add_argument("--phones", help="TOML file with more phones")
-    p.add_argument("--apps", help="TOML file with more apps (or overrides)")
-    p.add_argument("--devices", help="TOML file with more devices")
+    catalog_arguments(p)
     p.add_argument("--launches", action="store_true", help="also print one row per launch")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=cmd_phone)
