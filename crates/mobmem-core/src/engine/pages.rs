@@ -20,7 +20,6 @@ pub const DIRTY: u8 = 8;
 pub const SWAP_VALID: u8 = 16;
 /// Declared file-backed: a write dirties it but does not make it anon.
 pub const FILE_FIXED: u8 = 32;
-const _: () = assert!(FILE_FIXED >> 3 == ANON, "write_touch derives ANON from FILE_FIXED");
 /// Mapped read-only in place in the NVM swap area (Direct Read): occupies its swap slot, no frame.
 pub const NVM_MAPPED: u8 = 64;
 /// zram writeback: the swap copy was written back to the backing device (it takes no DRAM).
@@ -83,6 +82,8 @@ pub struct Pages {
     pub life: Option<Lifetimes>,
     /// How swap behaves (`SwapSemantics`; Linux's by default).
     pub semantics: SwapSemantics,
+    /// Any of zram, `slots`, `idle` or `life` is on (`note_extras`).
+    keeps_slots: bool,
     pub m: Meters,
 }
 
@@ -200,15 +201,21 @@ impl Pages {
             idle: None,
             life: None,
             semantics: SwapSemantics::LINUX,
+            keeps_slots: false,
             m: Meters::default(),
         }
     }
 
-    /// Gives up `id`'s swap slot (its copy is stale, or its owner died). Off the hit path.
-    #[cold]
-    #[inline(never)]
+    /// Gives up `id`'s swap slot (its copy is stale, or its owner died).
     fn free_slot(&mut self, id: usize, died: bool) {
         self.swap_used -= 1;
+        self.slot_freed(id, died);
+    }
+
+    /// A slot's bookkeeping beyond its count, once it is freed (`swap_used` already says so).
+    #[cold]
+    #[inline(never)]
+    fn slot_freed(&mut self, id: usize, died: bool) {
         if let Some(l) = &mut self.life {
             let age = l.now.saturating_sub(l.born[id]);
             l.ended.push(age);
@@ -263,68 +270,115 @@ impl Pages {
     /// copy, if any, is stale and its slot freed.
     #[inline(always)]
     pub fn write_touch(&mut self, id: usize) {
+        self.touch(id, true);
+    }
+
+    /// An access to a resident page, a write when `write`: `write_touch` for a write, nothing for
+    /// a read. Whether a faulting access writes follows no pattern the CPU can predict, so the
+    /// common case is branch-free: a write sets DIRTY, and frees the slot of a swap copy it makes
+    /// stale. Out of line: a page of unknown kind written for the first time (once per page), and a
+    /// freed slot's bookkeeping when any is kept (zram, slot places, idle marks, lifetimes). Hits
+    /// do not use it: it stores the flags at every access, and on hits that measured slower than a
+    /// branch on the op (`Engine::replay_words`).
+    #[inline(always)]
+    pub fn touch(&mut self, id: usize, write: bool) {
         let f = self.flags[id];
-        // Branch-free: a page of unknown kind (neither FILE_FIXED nor ANON) becomes anon and leaves
-        // the page cache. `!f >> 3 & ANON` is ANON unless FILE_FIXED is set (FILE_FIXED >> 3 == ANON).
-        self.file_resident -= (f & (FILE_FIXED | ANON) == 0) as usize;
-        let f = f | DIRTY | ((!f >> 3) & ANON);
-        self.flags[id] = f;
-        if f & SWAP_VALID != 0 {
-            self.flags[id] = f & !SWAP_VALID;
-            self.free_slot(id, false);
+        let w = 0u8.wrapping_sub(write as u8); // all ones for a write
+        self.flags[id] = (f | (DIRTY & w)) & !(SWAP_VALID & w);
+        let stale = (f & SWAP_VALID & w) >> 4; // SWAP_VALID == 16
+        self.swap_used -= stale as u64;
+        if (f & (FILE_FIXED | ANON) | !w) == 0 {
+            // A page of unknown kind becomes anon and leaves the page cache.
+            self.became_anon(id);
+        }
+        if self.keeps_slots() && stale != 0 {
+            self.slot_freed(id, false);
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn became_anon(&mut self, id: usize) {
+        self.file_resident -= 1;
+        self.flags[id] |= ANON;
+    }
+
     /// Takes `v` out of memory: dirty anon → swap-out, clean anon with a swap copy → dropped,
-    /// dirty file → written back, clean file → dropped.
+    /// dirty file → written back, clean file → dropped. The four cases are counted without a
+    /// branch (which case a victim is follows no pattern); only a swap-out's bookkeeping beyond
+    /// its counts (zram's pool, slots, idle marks, lifetimes) branches, and only when one is kept.
+    #[inline(always)]
     pub fn evict(&mut self, v: PageId, index: usize) -> Result<EvictIo> {
         let f = self.flags[v as usize];
-        if f & RESIDENT == 0 {
-            return Err(Error::Invariant(format!("policy chose page {v}, which is not resident")));
+        let anon = f & ANON != 0;
+        let dirty = f & DIRTY != 0;
+        let swap_out = f & (ANON | SWAP_VALID) == ANON;
+        if (f & RESIDENT == 0) | (swap_out & self.swap_full()) {
+            return Err(self.bad_victim(v, index));
         }
-        let io = if f & ANON != 0 {
-            let io = if f & SWAP_VALID == 0 {
-                if self.swap_full() {
-                    return Err(Error::Invariant(format!(
-                        "policy chose dirty anon page {v} while swap is full at access {index}"
-                    )));
-                }
-                self.swap_used += 1;
-                self.resize_pool();
-                if let Some(s) = &mut self.slots {
-                    s.alloc(v);
-                }
-                self.m.peak_swap_pages = self.m.peak_swap_pages.max(self.swap_used);
-                if self.swap_used == self.swap_cap && self.m.swap_full_at.is_none() {
-                    self.m.swap_full_at = Some(index as u64);
-                }
-                self.m.swap_outs += 1;
-                if let Some(i) = &mut self.idle {
-                    i.stamp[v as usize] = i.epoch;
-                }
-                if let Some(l) = &mut self.life {
-                    l.born[v as usize] = l.now;
-                }
-                EvictIo::SwapWrite
-            } else {
-                self.m.swap_cache_drops += 1;
-                EvictIo::None
-            };
-            self.flags[v as usize] = (f & !(RESIDENT | DIRTY)) | SWAP_VALID;
-            io
+        self.m.swap_outs += swap_out as u64;
+        self.m.swap_cache_drops += (anon & !swap_out) as u64;
+        self.m.write_backs += (!anon & dirty) as u64;
+        self.m.file_drops += (!anon & !dirty) as u64;
+        self.file_resident -= !anon as usize;
+        self.swap_used += swap_out as u64;
+        self.m.peak_swap_pages = self.m.peak_swap_pages.max(self.swap_used);
+        // An anon page leaves with a valid swap copy (ANON << 2 == SWAP_VALID).
+        self.flags[v as usize] = (f & !(RESIDENT | DIRTY)) | ((f & ANON) << 2);
+        if swap_out & (self.swap_used == self.swap_cap || self.keeps_slots()) {
+            self.swapped_out(v, index);
+        }
+        Ok(if swap_out {
+            EvictIo::SwapWrite
+        } else if !anon & dirty {
+            EvictIo::FileWrite
         } else {
-            self.file_resident -= 1;
-            let io = if f & DIRTY != 0 {
-                self.m.write_backs += 1;
-                EvictIo::FileWrite
-            } else {
-                self.m.file_drops += 1;
-                EvictIo::None
-            };
-            self.flags[v as usize] = f & !(RESIDENT | DIRTY);
-            io
-        };
-        Ok(io)
+            EvictIo::None
+        })
+    }
+
+    /// Whether a slot has bookkeeping beyond its count: read at every fault, so kept as one flag
+    /// (`note_extras`) that the CPU predicts, not four fields it loads.
+    #[inline(always)]
+    fn keeps_slots(&self) -> bool {
+        self.keeps_slots
+    }
+
+    /// Says that zram, slot places, idle marks or lifetimes were switched on (the engine's
+    /// `with_*` builders call it).
+    pub fn note_extras(&mut self) {
+        self.keeps_slots = self.zram_ratio != 0.0 || self.slots.is_some() || self.idle.is_some() || self.life.is_some();
+    }
+
+    /// A swap-out's bookkeeping beyond its counts: when swap filled, zram's pool, the slot's place,
+    /// its idle mark and its birth.
+    #[cold]
+    #[inline(never)]
+    fn swapped_out(&mut self, v: PageId, index: usize) {
+        if self.swap_used == self.swap_cap && self.m.swap_full_at.is_none() {
+            self.m.swap_full_at = Some(index as u64);
+        }
+        self.resize_pool();
+        if let Some(s) = &mut self.slots {
+            s.alloc(v);
+        }
+        if let Some(i) = &mut self.idle {
+            i.stamp[v as usize] = i.epoch;
+        }
+        if let Some(l) = &mut self.life {
+            l.born[v as usize] = l.now;
+        }
+    }
+
+    /// Why a policy's victim cannot go.
+    #[cold]
+    #[inline(never)]
+    fn bad_victim(&self, v: PageId, index: usize) -> Error {
+        if self.flags[v as usize] & RESIDENT == 0 {
+            Error::Invariant(format!("policy chose page {v}, which is not resident"))
+        } else {
+            Error::Invariant(format!("policy chose dirty anon page {v} while swap is full at access {index}"))
+        }
     }
 
     /// Counts a fault on `a.page` by cause and says what it reads. Under Direct Read a read fault
@@ -358,35 +412,51 @@ impl Pages {
                 self.m.cold_file += 1;
                 Ok((Fault::ColdFile, FaultIo::FileRead))
             }
-        } else if f & ANON != 0 {
-            if f & SWAP_VALID == 0 {
+        } else {
+            // A refault: a swap-in (anon) or a file reread. Which one follows no pattern, so the
+            // common case (Linux's swap cache, no Direct Read, no writeback) counts without a branch.
+            let anon = f & ANON != 0;
+            if anon & (f & SWAP_VALID == 0) {
                 return Err(Error::Invariant(format!("anon page {id} faulted with no swap copy")));
             }
-            self.m.swap_faults += 1;
-            if direct_read && !a.op.is_write() {
-                self.m.dr_maps += 1;
-                self.flags[id] |= NVM_MAPPED;
-                return Ok((Fault::Mapped, FaultIo::Mapped));
+            // Pages are written back (BACKED) only when idle marks are kept. The setting is tested
+            // first: it is the same at every fault, and the CPU predicts it.
+            if (direct_read || !self.semantics.swap_cache || self.idle.is_some()) && anon {
+                return Ok(self.swap_in_special(id, f, a.op.is_write(), direct_read));
             }
-            self.m.swap_ins += 1;
-            if !self.semantics.swap_cache {
-                // No swap cache: the copy is dropped now, and the page is written again if evicted.
-                self.flags[id] = (f & !SWAP_VALID) | DIRTY;
-                self.free_slot(id, false);
-            }
-            if f & BACKED != 0 {
-                self.m.backing_reads += 1;
-                return Ok((Fault::SwapIn, FaultIo::BackingRead));
-            }
-            if let Some(i) = &mut self.idle {
-                // Read from zram: the copy is not idle.
-                i.stamp[id] = i.epoch;
-            }
-            Ok((Fault::SwapIn, FaultIo::SwapRead))
-        } else {
-            self.m.file_rereads += 1;
-            Ok((Fault::FileReread, FaultIo::FileRead))
+            self.m.swap_faults += anon as u64;
+            self.m.swap_ins += anon as u64;
+            self.m.file_rereads += !anon as u64;
+            Ok(if anon { (Fault::SwapIn, FaultIo::SwapRead) } else { (Fault::FileReread, FaultIo::FileRead) })
         }
+    }
+
+    /// A swap fault under Direct Read, without the swap cache, from zram's backing device, or with
+    /// zram's idle marks kept.
+    #[cold]
+    #[inline(never)]
+    fn swap_in_special(&mut self, id: usize, f: u8, write: bool, direct_read: bool) -> (Fault, FaultIo) {
+        self.m.swap_faults += 1;
+        if direct_read && !write {
+            self.m.dr_maps += 1;
+            self.flags[id] |= NVM_MAPPED;
+            return (Fault::Mapped, FaultIo::Mapped);
+        }
+        self.m.swap_ins += 1;
+        if !self.semantics.swap_cache {
+            // No swap cache: the copy is dropped now, and the page is written again if evicted.
+            self.flags[id] = (f & !SWAP_VALID) | DIRTY;
+            self.free_slot(id, false);
+        }
+        if f & BACKED != 0 {
+            self.m.backing_reads += 1;
+            return (Fault::SwapIn, FaultIo::BackingRead);
+        }
+        if let Some(i) = &mut self.idle {
+            // Read from zram: the copy is not idle.
+            i.stamp[id] = i.epoch;
+        }
+        (Fault::SwapIn, FaultIo::SwapRead)
     }
 
     /// zram writeback: writes back up to `max` swap copies that stayed in zram, unread, since the
@@ -422,14 +492,12 @@ impl Pages {
     }
 
     /// The faulted page is now in memory; a write dirties it.
-    #[inline]
+    #[inline(always)]
     pub fn admit(&mut self, a: &Access) {
         let f = &mut self.flags[a.page as usize];
         *f |= RESIDENT | SEEN;
         self.file_resident += (*f & ANON == 0) as usize;
-        if a.op.is_write() {
-            self.write_touch(a.page as usize);
-        }
+        self.touch(a.page as usize, a.op.is_write());
     }
 
     pub fn out_of_memory(&self, index: usize, resident: usize) -> Error {

@@ -4,10 +4,13 @@
 
 pub const NIL: u32 = u32::MAX;
 
+/// Each page's `[prev, next]` side by side: a list operation on a page touches one cache line, not
+/// two (a fault unlinks one page and links another, so this halves the lines a fault touches).
 pub struct Links {
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    node: Vec<[u32; 2]>,
 }
+const PREV: usize = 0;
+const NEXT: usize = 1;
 
 /// A list: head is the most recently inserted end (MRU), tail the oldest (LRU).
 #[derive(Debug, Clone, Copy)]
@@ -25,15 +28,14 @@ impl Default for List {
 
 impl Links {
     pub fn new(n: usize) -> Self {
-        Links { prev: vec![NIL; n], next: vec![NIL; n] }
+        Links { node: vec![[NIL; 2]; n] }
     }
 
     #[inline(always)]
     pub fn push_front(&mut self, l: &mut List, x: u32) {
-        self.prev[x as usize] = NIL;
-        self.next[x as usize] = l.head;
+        self.node[x as usize] = [NIL, l.head];
         if l.head != NIL {
-            self.prev[l.head as usize] = x;
+            self.node[l.head as usize][PREV] = x;
         } else {
             l.tail = x;
         }
@@ -43,14 +45,14 @@ impl Links {
 
     #[inline(always)]
     pub fn remove(&mut self, l: &mut List, x: u32) {
-        let (p, n) = (self.prev[x as usize], self.next[x as usize]);
+        let [p, n] = self.node[x as usize];
         if p != NIL {
-            self.next[p as usize] = n;
+            self.node[p as usize][NEXT] = n;
         } else {
             l.head = n;
         }
         if n != NIL {
-            self.prev[n as usize] = p;
+            self.node[n as usize][PREV] = p;
         } else {
             l.tail = p;
         }
@@ -79,7 +81,7 @@ impl Links {
     /// The element before `x` (towards the head).
     #[inline(always)]
     pub fn prev(&self, x: u32) -> u32 {
-        self.prev[x as usize]
+        self.node[x as usize][PREV]
     }
 
     /// The page nearest the tail for which `ok` holds.
@@ -90,7 +92,7 @@ impl Links {
             if ok(x) {
                 return Some(x);
             }
-            x = self.prev[x as usize];
+            x = self.node[x as usize][PREV];
         }
         None
     }
@@ -101,7 +103,7 @@ impl Links {
         let mut x = l.head;
         while x != NIL {
             v.push(x);
-            x = self.next[x as usize];
+            x = self.node[x as usize][NEXT];
         }
         v
     }

@@ -4,6 +4,12 @@
 //! keyed by next use (O(log frames) per access, no allocation after construction). OPT minimises
 //! the number of faults; it ignores that dirty evictions cost more, so it is the floor for faults,
 //! not for I/O time.
+//!
+//! Each heap entry is one `u64`, the next use above the page id: comparing two entries is one
+//! compare that reads nothing else (a key array indexed by page cost a cache miss per level), ties
+//! between pages never used again fall to the higher id, and sifting moves a hole instead of
+//! swapping. (A bitmap over next-use positions, tried instead, was slower: finding the page at the
+//! farthest position is a cache miss into a per-access array at every eviction.)
 
 use super::{Access, Policy, PolicySetup, ReclaimCtx};
 use crate::error::{Error, Result};
@@ -17,67 +23,77 @@ pub struct Params {}
 const NEVER: u32 = u32::MAX;
 const NOT_IN_HEAP: u32 = u32::MAX;
 
+/// A heap entry: next use in the high half, page id in the low half.
+#[inline(always)]
+fn entry(next_use: u32, page: PageId) -> u64 {
+    (next_use as u64) << 32 | page as u64
+}
+#[inline(always)]
+fn page_of(e: u64) -> usize {
+    e as u32 as usize
+}
+
 pub struct Opt {
     /// Next use of the page accessed at each position.
     next_use: Vec<u32>,
-    /// Next use of each page currently resident.
-    key: Vec<u32>,
     /// Heap position of each page.
     pos: Vec<u32>,
-    heap: Vec<PageId>,
+    /// Max-heap of `entry(next use, page)` over the resident pages.
+    heap: Vec<u64>,
 }
 
 impl Opt {
+    /// Places `e` at or above position `i` (its key grew, or it is new at the bottom).
     #[inline(always)]
-    fn less(&self, a: PageId, b: PageId) -> bool {
-        // Ties (two pages never used again) broken by id, so runs are deterministic.
-        (self.key[a as usize], a) < (self.key[b as usize], b)
-    }
-    #[inline(always)]
-    fn swap(&mut self, i: usize, j: usize) {
-        self.heap.swap(i, j);
-        self.pos[self.heap[i] as usize] = i as u32;
-        self.pos[self.heap[j] as usize] = j as u32;
-    }
-    fn sift_up(&mut self, mut i: usize) {
+    fn sift_up(&mut self, mut i: usize, e: u64) {
         while i > 0 {
             let parent = (i - 1) / 2;
-            if self.less(self.heap[parent], self.heap[i]) {
-                self.swap(parent, i);
-                i = parent;
-            } else {
+            let p = self.heap[parent];
+            if p >= e {
                 break;
             }
+            self.heap[i] = p;
+            self.pos[page_of(p)] = i as u32;
+            i = parent;
         }
+        self.heap[i] = e;
+        self.pos[page_of(e)] = i as u32;
     }
-    fn sift_down(&mut self, mut i: usize) {
+
+    /// Places `e` at or below position `i`.
+    fn sift_down(&mut self, mut i: usize, e: u64) {
         let n = self.heap.len();
         loop {
-            let (l, r) = (2 * i + 1, 2 * i + 2);
-            let mut m = i;
-            if l < n && self.less(self.heap[m], self.heap[l]) {
-                m = l;
-            }
-            if r < n && self.less(self.heap[m], self.heap[r]) {
-                m = r;
-            }
-            if m == i {
+            let l = 2 * i + 1;
+            if l >= n {
                 break;
             }
-            self.swap(i, m);
-            i = m;
+            let c = if l + 1 < n && self.heap[l + 1] > self.heap[l] { l + 1 } else { l };
+            let ce = self.heap[c];
+            if ce <= e {
+                break;
+            }
+            self.heap[i] = ce;
+            self.pos[page_of(ce)] = i as u32;
+            i = c;
         }
+        self.heap[i] = e;
+        self.pos[page_of(e)] = i as u32;
     }
+
     fn remove_at(&mut self, i: usize) -> PageId {
-        let last = self.heap.len() - 1;
-        self.swap(i, last);
-        let v = self.heap.pop().expect("non-empty heap");
-        self.pos[v as usize] = NOT_IN_HEAP;
+        let v = page_of(self.heap[i]);
+        let last = self.heap.pop().expect("non-empty heap");
+        self.pos[v] = NOT_IN_HEAP;
         if i < self.heap.len() {
-            self.sift_down(i);
-            self.sift_up(i);
+            // The last entry fills the hole: it may belong above it or below it.
+            if i > 0 && self.heap[(i - 1) / 2] < last {
+                self.sift_up(i, last);
+            } else {
+                self.sift_down(i, last);
+            }
         }
-        v
+        v as PageId
     }
 }
 
@@ -98,43 +114,33 @@ impl Policy for Opt {
             next_use[i] = last[id];
             last[id] = i as u32;
         }
-        Ok(Opt {
-            next_use,
-            key: vec![NEVER; s.space.pages],
-            pos: vec![NOT_IN_HEAP; s.space.pages],
-            heap: Vec::with_capacity(s.frames),
-        })
+        Ok(Opt { next_use, pos: vec![NOT_IN_HEAP; s.space.pages], heap: Vec::with_capacity(s.frames) })
     }
 
-    #[inline]
+    #[inline(always)]
     fn on_hit(&mut self, a: &Access) {
         // The key only grows (the next use moves further out), so the page can only rise.
-        self.key[a.page as usize] = self.next_use[a.index];
         let i = self.pos[a.page as usize] as usize;
-        self.sift_up(i);
+        self.sift_up(i, entry(self.next_use[a.index], a.page));
     }
 
     fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {
-        if self.heap.is_empty() {
-            return None;
-        }
-        if ctx.evictable(self.heap[0]) {
+        let &top = self.heap.first()?;
+        if ctx.evictable(page_of(top) as PageId) {
             return Some(self.remove_at(0));
         }
         // Swap full: the farthest next use among evictable pages (linear, rare).
         let best = (0..self.heap.len())
-            .filter(|&i| ctx.evictable(self.heap[i]))
-            .max_by_key(|&i| (self.key[self.heap[i] as usize], self.heap[i]))?;
+            .filter(|&i| ctx.evictable(page_of(self.heap[i]) as PageId))
+            .max_by_key(|&i| self.heap[i])?;
         Some(self.remove_at(best))
     }
 
-    #[inline]
+    #[inline(always)]
     fn on_insert(&mut self, a: &Access) {
-        self.key[a.page as usize] = self.next_use[a.index];
-        self.heap.push(a.page);
+        self.heap.push(0);
         let i = self.heap.len() - 1;
-        self.pos[a.page as usize] = i as u32;
-        self.sift_up(i);
+        self.sift_up(i, entry(self.next_use[a.index], a.page));
     }
 
     fn on_remove(&mut self, page: PageId) {

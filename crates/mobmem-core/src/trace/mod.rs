@@ -175,10 +175,19 @@ impl Trace {
     }
 
     pub fn stats(&self, page_size: u64) -> TraceStats {
-        let mut counts = [0u64; 3];
-        for &a in &self.accesses {
-            counts[(a & 3) as usize] += 1;
+        // Reads and writes counted in blocks with narrow counters, a loop the compiler vectorises
+        // (a histogram indexed by op ran at a third of the speed: each count waits on the last).
+        let (mut reads, mut writes) = (0u64, 0u64);
+        for block in self.accesses.chunks(1 << 16) {
+            let (mut r, mut w) = (0u32, 0u32);
+            for &a in block {
+                r += (a & 3 == 1) as u32;
+                w += (a & 3 == 2) as u32;
+            }
+            reads += r as u64;
+            writes += w as u64;
         }
+        let counts = [self.len() as u64 - reads - writes, reads, writes];
         // Accesses per page, only when there are processes to sum them by.
         let per_page = self.page_pids.as_ref().map(|_| {
             let mut n = vec![0u64; self.num_pages()];

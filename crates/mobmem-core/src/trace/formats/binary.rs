@@ -23,6 +23,7 @@ use super::FormatEntry;
 use crate::error::{Error, Result};
 use crate::trace::procs::{valid_adj, MAX_ADJ, MIN_ADJ};
 use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_FILE_NAME as MAX_NAME, MAX_PAGES};
+use bytemuck::Pod;
 use std::io::{self, Write};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -104,26 +105,26 @@ impl Cursor<'_> {
         Ok(())
     }
     /// Reads `n` fixed-size little-endian values a chunk at a time, handing each chunk to `each`
-    /// (with the index of its first value): memory holds one chunk whatever `n` says.
-    fn chunks<T, const W: usize>(
+    /// (with the index of its first value): memory holds one chunk whatever `n` says. The bytes are
+    /// read straight into the chunk's values (`from_le` is the identity on little-endian machines).
+    fn chunks<T: Pod>(
         &mut self,
         n: u64,
         what: &str,
-        conv: fn([u8; W]) -> T,
+        from_le: fn(T) -> T,
         mut each: impl FnMut(&[T], u64) -> Result<()>,
     ) -> Result<()> {
-        self.fits(n, W as u64, what)?;
-        let per_chunk = (CHUNK_BYTES / W) as u64;
-        let mut bytes = vec![0u8; (n.min(per_chunk) as usize) * W];
-        let mut values = Vec::with_capacity(n.min(per_chunk) as usize);
+        let w = std::mem::size_of::<T>() as u64;
+        self.fits(n, w, what)?;
+        let per_chunk = CHUNK_BYTES as u64 / w;
+        let mut values = vec![T::zeroed(); n.min(per_chunk) as usize];
         let mut done = 0u64;
         while done < n {
             let k = (n - done).min(per_chunk) as usize;
-            let buf = &mut bytes[..k * W];
-            self.bytes(buf, what)?;
-            values.clear();
-            values.extend(buf.chunks_exact(W).map(|c| conv(c.try_into().expect("chunk of W bytes"))));
-            each(&values, done)?;
+            let buf = &mut values[..k];
+            self.bytes(bytemuck::cast_slice_mut(buf), what)?;
+            buf.iter_mut().for_each(|x| *x = from_le(*x));
+            each(buf, done)?;
             done += k as u64;
         }
         Ok(())
@@ -131,12 +132,11 @@ impl Cursor<'_> {
 
     /// Reads `n` fixed-size little-endian values in chunks; memory grows with the bytes that
     /// actually arrive, so a count larger than the input ends in a "truncated" error.
-    fn array<T, const W: usize>(&mut self, n: u64, what: &str, conv: fn([u8; W]) -> T) -> Result<Vec<T>> {
-        self.fits(n, W as u64, what)?;
-        let per_chunk = (CHUNK_BYTES / W) as u64;
+    fn array<T: Pod>(&mut self, n: u64, what: &str, from_le: fn(T) -> T) -> Result<Vec<T>> {
         // Exact when the file size vouches for `n` (and memory allows); otherwise one chunk, then
         // growth as data comes.
         let mut out = Vec::new();
+        let per_chunk = CHUNK_BYTES as u64 / std::mem::size_of::<T>() as u64;
         let want = if self.size.is_some() { n } else { n.min(per_chunk) };
         out.try_reserve_exact(want as usize).map_err(|_| {
             Error::format(
@@ -145,15 +145,10 @@ impl Cursor<'_> {
                 format!("{what} holds {n} values: more than this process can hold in memory"),
             )
         })?;
-        let mut chunk = vec![0u8; (n.min(per_chunk) as usize) * W];
-        let mut left = n;
-        while left > 0 {
-            let k = left.min(per_chunk) as usize;
-            let buf = &mut chunk[..k * W];
-            self.bytes(buf, what)?;
-            out.extend(buf.chunks_exact(W).map(|c| conv(c.try_into().expect("chunk of W bytes"))));
-            left -= k as u64;
-        }
+        self.chunks(n, what, from_le, |v, _| {
+            out.extend_from_slice(v);
+            Ok(())
+        })?;
         Ok(out)
     }
 }
@@ -191,19 +186,19 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     let per_access = 4 + col(F_TIMES, 8);
     let need = n_pages.checked_mul(per_page).zip(n_acc.checked_mul(per_access)).and_then(|(a, b)| a.checked_add(b));
     c.fits(need.unwrap_or(u64::MAX), 1, "the page and access columns")?;
-    let mut t = Trace { page_numbers: c.array(n_pages, "the page table", u64::from_le_bytes)?, ..Default::default() };
+    let mut t = Trace { page_numbers: c.array(n_pages, "the page table", u64::from_le)?, ..Default::default() };
     if flags & F_PIDS != 0 {
-        t.page_pids = Some(c.array(n_pages, "the pid table", u32::from_le_bytes)?);
+        t.page_pids = Some(c.array(n_pages, "the pid table", u32::from_le)?);
     }
     if flags & F_KINDS != 0 {
-        let kinds = c.array(n_pages, "the kind table", |b: [u8; 1]| b[0])?;
+        let kinds = c.array(n_pages, "the kind table", |b: u8| b)?;
         if let Some(i) = kinds.iter().position(|&k| k > 2) {
             return Err(bad(format!("page {i} has kind {} (0–2 allowed)", kinds[i])));
         }
         t.page_kinds = Some(kinds);
     }
     if flags & F_FILES != 0 {
-        let pf = c.array(n_pages, "the page-file table", u32::from_le_bytes)?;
+        let pf = c.array(n_pages, "the page-file table", u32::from_le)?;
         // Every file is some page's: a file table longer than the page table is damage.
         if n_files > n_pages {
             return Err(bad(format!("implausible file count {n_files} for {n_pages} pages")));
@@ -231,8 +226,12 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     if c.size.is_some() && !b.try_reserve(n_acc) {
         return Err(bad(format!("the access records hold {n_acc} values: more than this process can hold")));
     }
-    c.chunks(n_acc, "the access records", u32::from_le_bytes, |acc, first| {
-        if let Some(j) = acc.iter().position(|&a| (a >> 2) as u64 >= n_pages || a & 3 == 3) {
+    c.chunks(n_acc, "the access records", u32::from_le, |acc, first| {
+        // Checked in one pass the compiler vectorises (the highest id, and op 3 seen), then
+        // searched for the record to name only when something is wrong.
+        let (top, op3) = acc.iter().fold((0u32, 0u32), |(t, o), &a| (t.max(a >> 2), o | ((a & 3) + 1) & 4));
+        if top as u64 >= n_pages || op3 != 0 {
+            let j = acc.iter().position(|&a| (a >> 2) as u64 >= n_pages || a & 3 == 3).unwrap_or(0);
             let (i, a) = (first + j as u64, acc[j]);
             return Err(Error::format(
                 &path,
@@ -245,7 +244,7 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     if flags & F_TIMES != 0 {
         let mut last = 0u64;
         let mut times = b.keeps_accesses().then(Vec::new);
-        c.chunks(n_acc, "the time column", u64::from_le_bytes, |ts, first| {
+        c.chunks(n_acc, "the time column", u64::from_le, |ts, first| {
             for (j, &x) in ts.iter().enumerate() {
                 if x < last {
                     return Err(Error::format(&path, first + j as u64 + 1, "time_ns goes back in time"));
