@@ -65,6 +65,13 @@ def main() -> None:
     ap.add_argument("--usage", default=str(ROOT / "tests" / "data" / "usage_window_12apps.csv"))
     args = ap.parse_args()
     OUT.mkdir(exist_ok=True)
+    if not Path(args.trace).exists():
+        # The default trace, as `bench/bench.py` writes it (GenParams defaults, seed 42), with build B.
+        make = (
+            "import mobmem, sys; mobmem.Trace.generate(accesses=18_000_000, footprint_pages=70_000,"
+            " seed=42).save(sys.argv[1], 'text')"
+        )
+        subprocess.run([args.b, "-c", make, args.trace], check=True, cwd=ROOT)
     best: dict[str, dict[str, float]] = {"a": {}, "b": {}}
     for _ in range(args.rounds):
         for side in ("a", "b"):
