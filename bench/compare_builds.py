@@ -18,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).resolve().parent / "out"
+#: `bench/bench.py`'s trace (GenParams defaults, seed 42), written by it when missing.
+DEFAULT_TRACE = str(OUT / "gen_18M_70000p_s42.txt")
 
 #: Run inside each build's interpreter: prints one JSON object of seconds per measurement.
 PROBE = r"""
@@ -59,19 +61,14 @@ def main() -> None:
     ap.add_argument("--a", required=True, help="python of build A (the baseline)")
     ap.add_argument("--b", required=True, help="python of build B")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument(
-        "--trace", default=str(OUT / "gen_18M_70000p_s42.txt"), help="text trace to load and replay"
-    )
+    ap.add_argument("--trace", default=DEFAULT_TRACE, help="text trace to load and replay")
     ap.add_argument("--usage", default=str(ROOT / "tests" / "data" / "usage_window_12apps.csv"))
     args = ap.parse_args()
     OUT.mkdir(exist_ok=True)
-    if not Path(args.trace).exists():
-        # The default trace, as `bench/bench.py` writes it (GenParams defaults, seed 42), with build B.
-        make = (
-            "import mobmem, sys; mobmem.Trace.generate(accesses=18_000_000, footprint_pages=70_000,"
-            " seed=42).save(sys.argv[1], 'text')"
-        )
-        subprocess.run([args.b, "-c", make, args.trace], check=True, cwd=ROOT)
+    if args.trace == DEFAULT_TRACE and not Path(args.trace).exists():
+        from bench import make_trace  # this directory's bench.py, which writes the default trace
+
+        make_trace(70_000, 18_000_000, seed=42)
     best: dict[str, dict[str, float]] = {"a": {}, "b": {}}
     for _ in range(args.rounds):
         for side in ("a", "b"):

@@ -124,6 +124,19 @@ def test_every_flag_says_what_it_does_and_its_default():
     assert cli("--version").stdout.startswith("mobmem ")
 
 
+def test_a_command_of_cli_py_builds_only_cli_py_parsers_and_parses_as_the_whole_parser():
+    from mobmem.cli import build_parser
+
+    argv = ["run", "--trace", "t.mobt", "--policy", "lru", "--memory", "5%", "--param", "a=1", "--json"]
+    lean, whole = build_parser("run"), build_parser()
+    assert "reproduce" not in lean._subparsers._group_actions[0].choices
+    assert "reproduce" in whole._subparsers._group_actions[0].choices
+    a, b = vars(lean.parse_args(argv)), vars(whole.parse_args(argv))
+    assert a == b and a["policy"] == "lru"
+    # A command of another module gets the whole parser.
+    assert "phone" in build_parser("phone")._subparsers._group_actions[0].choices
+
+
 def test_reproductions_describe_themselves_whole():
     text = cli("reproduce", "--help").stdout
     assert "``" not in text

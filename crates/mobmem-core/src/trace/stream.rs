@@ -44,8 +44,10 @@ pub fn survey(path: &Path, opts: &ReadOptions, page_size: u64) -> Result<Survey>
     let mut counts = [0u64; 3];
     let mut per_page: Vec<u64> = Vec::new();
     let mut count = |w: &[u32], _: u64| {
+        for (c, k) in counts.iter_mut().zip(super::op_counts(w)) {
+            *c += k;
+        }
         for &a in w {
-            counts[(a & 3) as usize] += 1;
             let p = (a >> 2) as usize;
             if p >= per_page.len() {
                 per_page.resize(p + 1, 0); // ids come in first-touch order: one page at a time

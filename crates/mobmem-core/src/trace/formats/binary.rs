@@ -133,10 +133,11 @@ impl Cursor<'_> {
     /// Reads `n` fixed-size little-endian values in chunks; memory grows with the bytes that
     /// actually arrive, so a count larger than the input ends in a "truncated" error.
     fn array<T: Pod>(&mut self, n: u64, what: &str, from_le: fn(T) -> T) -> Result<Vec<T>> {
+        let per_chunk = CHUNK_BYTES as u64 / std::mem::size_of::<T>() as u64;
+        self.fits(n, std::mem::size_of::<T>() as u64, what)?;
         // Exact when the file size vouches for `n` (and memory allows); otherwise one chunk, then
         // growth as data comes.
         let mut out = Vec::new();
-        let per_chunk = CHUNK_BYTES as u64 / std::mem::size_of::<T>() as u64;
         let want = if self.size.is_some() { n } else { n.min(per_chunk) };
         out.try_reserve_exact(want as usize).map_err(|_| {
             Error::format(
