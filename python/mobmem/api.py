@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _core
+from ._record import Record
 from .config import Config
 
 if TYPE_CHECKING:
@@ -206,25 +206,36 @@ class Trace:
         return f"Trace({self.path!r}, format={self.format!r}, accesses={len(self)}, pages={self.num_pages})"
 
 
-@dataclass(frozen=True)
-class RunResult:
+class RunResult(Record):
     """One run: the configuration it used (defaults filled in), the trace's statistics, the meters,
-    and the replay's own wall time."""
+    and the replay's own wall time; ``raw`` is the whole record."""
 
-    config: dict[str, Any]
-    trace: dict[str, Any]
-    meters: dict[str, Any]
-    wall_time_s: float
-    accesses_per_s: float
-    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    __slots__ = ()
+    _shown = ("config", "trace", "meters", "wall_time_s", "accesses_per_s")
 
     @classmethod
     def from_json(cls, text: str) -> RunResult:
-        return cls._from_dict(json.loads(text))
+        return cls(json.loads(text))
 
-    @classmethod
-    def _from_dict(cls, d: dict[str, Any]) -> RunResult:
-        return cls(d["config"], d["trace"], d["meters"], d["wall_time_s"], d["accesses_per_s"], d)
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.raw["config"]
+
+    @property
+    def trace(self) -> dict[str, Any]:
+        return self.raw["trace"]
+
+    @property
+    def meters(self) -> dict[str, Any]:
+        return self.raw["meters"]
+
+    @property
+    def wall_time_s(self) -> float:
+        return self.raw["wall_time_s"]
+
+    @property
+    def accesses_per_s(self) -> float:
+        return self.raw["accesses_per_s"]
 
     @property
     def policy(self) -> str:
@@ -408,7 +419,7 @@ def run_configs(
         _dev(devices),
         whole("threads", threads),
     )
-    return [RunResult._from_dict(d) for d in json.loads(out)]
+    return [RunResult(d) for d in json.loads(out)]
 
 
 def swap_energy(

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _core
+from ._record import Record
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,22 +64,36 @@ def _spec(usage: Mapping[str, Any] | PathLike) -> dict[str, Any]:
     return usage_file(usage)
 
 
-@dataclass
-class PhoneResult:
+class PhoneResult(Record):
     """One system-level run: the phone it used (resolved), the usage statistics, the system meters,
-    the page engine's counters, and one record per launch."""
+    the page engine's counters, and one record per launch; ``raw`` is the whole record."""
 
-    config: dict[str, Any]
-    usage: dict[str, Any]
-    meters: dict[str, Any]
-    pages: dict[str, Any]
-    launches: list[dict[str, Any]]
-    wall_time_s: float
-    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    __slots__ = ()
+    _shown = ("config", "usage", "meters", "pages", "launches", "wall_time_s")
 
-    @classmethod
-    def _from_dict(cls, d: dict[str, Any]) -> PhoneResult:
-        return cls(d["config"], d["usage"], d["meters"], d["pages"], d["launches"], d["wall_time_s"], d)
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.raw["config"]
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        return self.raw["usage"]
+
+    @property
+    def meters(self) -> dict[str, Any]:
+        return self.raw["meters"]
+
+    @property
+    def pages(self) -> dict[str, Any]:
+        return self.raw["pages"]
+
+    @property
+    def launches(self) -> list[dict[str, Any]]:
+        return self.raw["launches"]
+
+    @property
+    def wall_time_s(self) -> float:
+        return self.raw["wall_time_s"]
 
     @property
     def phone(self) -> str:
@@ -218,7 +232,7 @@ def phone_grid(
     if not jobs:
         raise ConfigError("jobs: no job given", "jobs")
     text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, whole("threads", threads))
-    runs = [PhoneResult._from_dict(d) for d in json.loads(text)]
+    runs = [PhoneResult(d) for d in json.loads(text)]
     if frame:
         import pandas as pd
 

@@ -260,6 +260,27 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+fn an_uncompressed_binary_trace_is_mapped_and_reads_as_a_copied_one() {
+    let (t, bytes) = sqlite_binary();
+    let mapped = read(&tmp("m.mobt", &bytes)).unwrap();
+    let copied = read(&tmp("m.mobt.zst", &zstd(&bytes))).unwrap();
+    assert!(mapped.accesses.is_mapped(), "an aligned access column of a plain file is used in place");
+    assert!(!copied.accesses.is_mapped(), "a compressed file is read, not mapped");
+    assert_eq!((&mapped.accesses, &mapped.page_numbers), (&copied.accesses, &copied.page_numbers));
+    assert_eq!(mapped.accesses, t.accesses);
+    // A kind column of an odd number of pages puts the access column off a 4-byte boundary: it is
+    // copied, and reads the same.
+    let body = b"page,op,kind\n1,R,anon\n2,W,file\n3,R,anon\n1,W,anon\n";
+    let odd = read(&tmp("k.csv", body)).unwrap();
+    assert_eq!(odd.num_pages() % 4, 3);
+    let out = tmp("k.mobt", b"");
+    write_trace(&odd, &out, "binary", Compression::None).unwrap();
+    let back = read(&out).unwrap();
+    assert!(!back.accesses.is_mapped());
+    assert_eq!((&back.accesses, &back.page_kinds), (&odd.accesses, &odd.page_kinds));
+}
+
+#[test]
 fn binary_counts_cannot_claim_more_than_the_file_holds() {
     let (_, bytes) = sqlite_binary();
     for n in [1u64 << 38, 1 << 33, 6_000_000_000, u64::MAX / 4] {

@@ -46,7 +46,7 @@ fn chunks_put_the_accesses_back_together() {
                 Ok(())
             })
             .unwrap();
-            assert_eq!(got, whole.accesses, "{} in chunks of {chunk}", path.display());
+            assert_eq!(got, &whole.accesses[..], "{} in chunks of {chunk}", path.display());
             assert!(meta.accesses.is_empty() && meta.times.is_none() && n == whole.len() as u64);
             assert_eq!((meta.page_numbers, meta.page_kinds), (whole.page_numbers.clone(), whole.page_kinds.clone()));
             assert!(firsts.windows(2).all(|f| f[1] - f[0] == chunk.min(whole.len()) as u64), "{chunk}");

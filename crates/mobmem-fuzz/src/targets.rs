@@ -128,7 +128,7 @@ fn trace_as(path: &Path, format: Option<&str>) -> Result<()> {
         Ok(())
     });
     match (&whole, &streamed) {
-        (Ok(t), Ok((_, n))) if t.accesses == got && *n == t.len() as u64 => {}
+        (Ok(t), Ok((_, n))) if t.accesses[..] == got[..] && *n == t.len() as u64 => {}
         (Err(_), Err(_)) => {}
         _ => {
             let (a, b) = (whole.as_ref().map(Trace::len), streamed.as_ref().map(|s| s.1));

@@ -108,7 +108,7 @@ def phone_grid(
         return [r.raw for r in rs]
 
     raws = _through("phone", jobs, keys, run, threads, lambda j: j)
-    return [ph.PhoneResult._from_dict(d) for d in raws]
+    return [ph.PhoneResult(d) for d in raws]
 
 
 def _trace_hash(trace: Any) -> str:
@@ -137,4 +137,4 @@ def run_configs(
         return [r.to_dict() for r in api.run_configs(t, batch, devices=devices, threads=threads)]
 
     raws = _through("page", cfgs, keys, run, threads, lambda c: c)
-    return [api.RunResult._from_dict(d) for d in raws]
+    return [api.RunResult(d) for d in raws]

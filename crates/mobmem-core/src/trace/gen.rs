@@ -255,7 +255,7 @@ impl GenParams {
         Ok(Trace {
             path: format!("synthetic(seed={})", self.seed).into(),
             format: "synthetic",
-            accesses,
+            accesses: accesses.into(),
             page_numbers,
             ..Default::default()
         })
@@ -398,7 +398,7 @@ impl RoundRobin {
         let mut t = Trace {
             path: format!("synthetic-apps(seed={})", self.seed).into(),
             format: "synthetic",
-            accesses,
+            accesses: accesses.into(),
             page_pids: Some(Vec::new()),
             ..Default::default()
         };

@@ -150,7 +150,7 @@ impl HybridGen {
         let mut t = Trace {
             path: format!("synthetic-hybrid({}, scale={}, seed={})", self.workload, self.scale, self.seed).into(),
             format: "synthetic",
-            accesses: Vec::with_capacity(total as usize),
+            accesses: Vec::with_capacity(total as usize).into(),
             page_pids: Some(Vec::new()),
             page_kinds: Some(Vec::new()),
             ..Default::default()

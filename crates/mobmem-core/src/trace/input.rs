@@ -2,9 +2,11 @@
 //! through one reusable buffer, line by line (text formats) or as raw bytes (binary format).
 
 use crate::error::{Error, Result};
+use memmap2::{Mmap, MmapOptions};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
@@ -43,6 +45,10 @@ pub struct LineReader {
     line: u64,
     /// Length of the file when it is read as it is (not compressed).
     raw_size: Option<u64>,
+    /// The file itself when it is read as it is and is a regular file: it can be mapped.
+    file: Option<File>,
+    /// Whether unread bytes were moved to the buffer's start (so some had been consumed).
+    compacted: bool,
 }
 
 /// Opens `path`, sniffing gzip/zstd magic bytes (not the file name).
@@ -63,6 +69,7 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
     }
     // Only a regular file's size says how many bytes will come (a pipe reports 0).
     let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let mappable = len.and_then(|_| file.try_clone().ok());
     let head = io::Cursor::new(magic[..got].to_vec()).chain(file);
     let (compression, inner): (Compression, Box<dyn Read + Send>) = if got >= 4 && magic == ZSTD_MAGIC {
         let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
@@ -82,6 +89,8 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
         eof: false,
         line: 0,
         raw_size: if compression == Compression::None { len } else { None },
+        file: if compression == Compression::None { mappable } else { None },
+        compacted: false,
     };
     // A UTF-8 byte-order mark (as spreadsheet programs write) is not part of the first line.
     if r.peek(3)? == UTF8_BOM {
@@ -100,6 +109,21 @@ impl LineReader {
     /// compressed input, whose size is known only once it is read).
     pub fn raw_size(&self) -> Option<u64> {
         self.raw_size
+    }
+
+    /// The whole file mapped into memory, when it is a regular, uncompressed file of which nothing
+    /// has been consumed yet (peeking is not consuming): byte 0 of the map is the next byte. `None`
+    /// otherwise, or when the system will not map it; the caller then reads as usual.
+    pub fn map(&self) -> Option<Arc<Mmap>> {
+        if self.pos != 0 || self.compacted {
+            return None;
+        }
+        // SAFETY: the map is read only. Were the file changed while mapped, reads would see the
+        // change, and a shrunk file's lost pages stop the process (documented in `Words`): the
+        // usual terms of reading a mapped input, which every byte read here is checked against
+        // (bounds, ids, checksum) as read bytes are.
+        let map = unsafe { MmapOptions::new().populate().map(self.file.as_ref()?) }.ok()?;
+        (map.len() as u64 == self.raw_size?).then(|| Arc::new(map))
     }
 
     /// Number of the last line returned (1-based).
@@ -121,6 +145,7 @@ impl LineReader {
     /// Reads more bytes after the unread ones; returns how many arrived (0 at end of input).
     fn refill(&mut self) -> Result<usize> {
         if self.pos > 0 {
+            self.compacted = true;
             self.buf.copy_within(self.pos..self.end, 0);
             self.end -= self.pos;
             self.pos = 0;

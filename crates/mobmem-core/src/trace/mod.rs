@@ -12,6 +12,7 @@ pub mod procs;
 pub mod stream;
 mod subset;
 pub mod table;
+mod words;
 
 use crate::error::{Error, Result};
 use pagemap::PageMap;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 pub use input::{open_input, write_atomically, Compression, LineReader};
 pub use procs::{is_critical, AdjChange, ProcTable};
+pub use words::Words;
 
 /// What an engine and its policy are built for: how many pages, their declared kinds, and — for
 /// offline policies — the accesses to come. A page trace gives all three (`Trace::space`); the
@@ -134,8 +136,8 @@ pub struct Skipped {
 pub struct Trace {
     pub path: PathBuf,
     pub format: &'static str,
-    /// One word per access: `id << 2 | op`.
-    pub accesses: Vec<u32>,
+    /// One word per access: `id << 2 | op` (mapped from an uncompressed binary trace).
+    pub accesses: Words,
     /// Simulated time of each access in ns, when the trace carries it.
     pub times: Option<Vec<u64>>,
     /// Original page number of each id.
@@ -508,6 +510,12 @@ impl<'a> TraceBuilder<'a> {
         self.trace.skipped = skipped;
         self.trace.path = self.path.clone();
         self.push_words(&accesses)
+    }
+
+    /// The whole access column at once (a mapped binary trace's, checked by its reader).
+    pub fn install_words(&mut self, words: Words) {
+        debug_assert!(self.drain.is_none() && self.trace.accesses.is_empty(), "a whole read, before any access");
+        self.trace.accesses = words;
     }
 
     /// Makes room for `n` more accesses when they are kept; false if memory cannot hold them.

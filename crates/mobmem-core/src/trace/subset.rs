@@ -38,7 +38,7 @@ impl Trace {
         Trace {
             path: self.path.clone(),
             format: self.format,
-            accesses,
+            accesses: accesses.into(),
             times,
             page_numbers: kept.iter().map(|&i| self.page_numbers[i]).collect(),
             page_pids: pick(&self.page_pids, &kept),

@@ -22,9 +22,13 @@
 use super::FormatEntry;
 use crate::error::{Error, Result};
 use crate::trace::procs::{valid_adj, MAX_ADJ, MIN_ADJ};
-use crate::trace::{AdjChange, LineReader, ProcTable, Trace, TraceBuilder, MAX_FILE_NAME as MAX_NAME, MAX_PAGES};
+use crate::trace::{
+    AdjChange, LineReader, ProcTable, Trace, TraceBuilder, Words, MAX_FILE_NAME as MAX_NAME, MAX_PAGES,
+};
 use bytemuck::Pod;
+use memmap2::Mmap;
 use std::io::{self, Write};
+use std::sync::Arc;
 use xxhash_rust::xxh3::Xxh3;
 
 pub const MAGIC: &[u8; 8] = b"MOBMEMTR";
@@ -48,6 +52,14 @@ pub const FORMAT: FormatEntry = FormatEntry {
     extensions: &[".mobt", ".bin"],
 };
 
+/// The `n` bytes at `offset` of a mapped file; `Err` when the file ends first, `None` when the
+/// file is not mapped.
+fn mapped(map: &Option<Arc<Mmap>>, offset: u64, n: usize) -> Option<std::result::Result<&[u8], ()>> {
+    let map = map.as_ref()?;
+    let start = usize::try_from(offset).ok();
+    Some(start.and_then(|s| Some(s..s.checked_add(n)?)).and_then(|r| map.get(r)).ok_or(()))
+}
+
 fn check_adj(adj: i32) -> std::result::Result<(), String> {
     if valid_adj(adj) {
         Ok(())
@@ -58,6 +70,9 @@ fn check_adj(adj: i32) -> std::result::Result<(), String> {
 
 struct Cursor<'a> {
     input: &'a mut LineReader,
+    /// The whole file when it is mapped (a whole read of an uncompressed file): bytes come from
+    /// here, and an aligned access column is used in place.
+    map: Option<Arc<Mmap>>,
     offset: u64,
     /// Size of the file when it is not compressed: what a count may claim is bounded by it.
     size: Option<u64>,
@@ -66,13 +81,18 @@ struct Cursor<'a> {
 
 impl Cursor<'_> {
     fn bytes(&mut self, out: &mut [u8], what: &str) -> Result<()> {
-        if !self.input.read_exact_or_eof(out)? {
-            return Err(self.truncated(what));
+        let map = self.map.clone();
+        match mapped(&map, self.offset, out.len()) {
+            Some(Ok(src)) => out.copy_from_slice(src),
+            Some(Err(())) => return Err(self.truncated(what)),
+            None if !self.input.read_exact_or_eof(out)? => return Err(self.truncated(what)),
+            None => {}
         }
         self.hash.update(out);
         self.offset += out.len() as u64;
         Ok(())
     }
+
     fn truncated(&self, what: &str) -> Error {
         Error::format(
             self.input.path(),
@@ -117,10 +137,26 @@ impl Cursor<'_> {
         let w = std::mem::size_of::<T>() as u64;
         self.fits(n, w, what)?;
         let per_chunk = CHUNK_BYTES as u64 / w;
-        let mut values = vec![T::zeroed(); n.min(per_chunk) as usize];
+        let mut values = Vec::new();
+        let map = self.map.clone();
         let mut done = 0u64;
         while done < n {
             let k = (n - done).min(per_chunk) as usize;
+            // In place from a map when aligned (the values are little-endian, as in the file).
+            if cfg!(target_endian = "little") {
+                if let Some(Ok(Ok(vals))) =
+                    mapped(&map, self.offset, k * w as usize).map(|b| b.map(bytemuck::try_cast_slice))
+                {
+                    self.hash.update(bytemuck::cast_slice(vals));
+                    self.offset += k as u64 * w;
+                    each(vals, done)?;
+                    done += k as u64;
+                    continue;
+                }
+            }
+            if values.is_empty() {
+                values = vec![T::zeroed(); n.min(per_chunk) as usize];
+            }
             let buf = &mut values[..k];
             self.bytes(bytemuck::cast_slice_mut(buf), what)?;
             buf.iter_mut().for_each(|x| *x = from_le(*x));
@@ -158,7 +194,9 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     let path = input.path().to_path_buf();
     let bad = |msg: String| Error::format(&path, 0, msg);
     let size = input.raw_size();
-    let mut c = Cursor { input, offset: 0, size, hash: Xxh3::new() };
+    // A whole read maps the file when it can; a streamed read keeps its memory to a chunk.
+    let map = if b.keeps_accesses() { input.map() } else { None };
+    let mut c = Cursor { input, map, offset: 0, size, hash: Xxh3::new() };
     let mut magic = [0u8; 8];
     c.bytes(&mut magic, "the header")?;
     if &magic != MAGIC {
@@ -223,10 +261,13 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     // on as they come; a whole read is checked to the end before the trace is used).
     let procs_flag = flags & F_PROCS != 0;
     b.install(std::mem::take(&mut t))?;
+    // A mapped, aligned column is used where it lies, once checked; any other is copied in.
+    let in_place = c.map.clone().and_then(|m| Words::mapped(m, c.offset as usize, usize::try_from(n_acc).ok()?));
     // A whole read takes the column at once when the file's size vouches for the count.
-    if c.size.is_some() && !b.try_reserve(n_acc) {
+    if in_place.is_none() && c.size.is_some() && !b.try_reserve(n_acc) {
         return Err(bad(format!("the access records hold {n_acc} values: more than this process can hold")));
     }
+    let copy = in_place.is_none();
     c.chunks(n_acc, "the access records", u32::from_le, |acc, first| {
         // Checked in one pass the compiler vectorises (the highest id, and op 3 seen), then
         // searched for the record to name only when something is wrong.
@@ -240,8 +281,14 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
                 format!("access record {} is {a:#x}: page id {} of {n_pages}, op {}", i + 1, a >> 2, a & 3),
             ));
         }
-        b.push_words(acc)
+        if copy {
+            b.push_words(acc)?;
+        }
+        Ok(())
     })?;
+    if let Some(words) = in_place {
+        b.install_words(words);
+    }
     if flags & F_TIMES != 0 {
         let mut last = 0u64;
         let mut times = b.keeps_accesses().then(Vec::new);
@@ -300,7 +347,11 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
             )));
         }
     }
-    if !c.input.at_end()? {
+    let at_end = match &c.map {
+        Some(m) => c.offset == m.len() as u64,
+        None => c.input.at_end()?,
+    };
+    if !at_end {
         return Err(bad("bytes after the end marker: the file is corrupt".into()));
     }
     b.install_late(t.times, t.procs);
