@@ -268,6 +268,12 @@ fn an_uncompressed_binary_trace_is_mapped_and_reads_as_a_copied_one() {
     assert!(!copied.accesses.is_mapped(), "a compressed file is read, not mapped");
     assert_eq!((&mapped.accesses, &mapped.page_numbers), (&copied.accesses, &copied.page_numbers));
     assert_eq!(mapped.accesses, t.accesses);
+    // Written over its own file: the new file is renamed into place, so the mapped one lives on.
+    let own = tmp("own.mobt", &bytes);
+    let before = read(&own).unwrap();
+    write_trace(&before, &own, "binary", Compression::None).unwrap();
+    assert_eq!(before.accesses, t.accesses);
+    assert_eq!(read(&own).unwrap().accesses, t.accesses);
     // A kind column of an odd number of pages puts the access column off a 4-byte boundary: it is
     // copied, and reads the same.
     let body = b"page,op,kind\n1,R,anon\n2,W,file\n3,R,anon\n1,W,anon\n";

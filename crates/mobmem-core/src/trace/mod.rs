@@ -310,6 +310,9 @@ pub struct TraceBuilder<'a> {
     /// Current adj of each pid given one (for change detection).
     adj_now: HashMap<u32, i32>,
     skip_bad_lines: bool,
+    /// The accesses read (a whole read), or the chunk being filled (a streamed one). A mapped
+    /// column goes straight to the trace instead (`install_words`).
+    acc: Vec<u32>,
     drain: Option<&'a mut Drain<'a>>,
     /// Accesses sent to the drain so far.
     drained: u64,
@@ -335,6 +338,7 @@ impl<'a> TraceBuilder<'a> {
             procs: None,
             adj_now: HashMap::new(),
             skip_bad_lines: opts.skip_bad_lines,
+            acc: Vec::new(),
             drain: None,
             drained: 0,
             chunk: usize::MAX,
@@ -349,17 +353,17 @@ impl<'a> TraceBuilder<'a> {
 
     /// Accesses read so far (sent to a drain or held).
     pub fn accesses_read(&self) -> u64 {
-        self.drained + self.trace.accesses.len() as u64
+        self.drained + (self.acc.len() + self.trace.accesses.len()) as u64
     }
 
     /// Sends the held accesses to the drain, if there is one.
     fn flush(&mut self) -> Result<()> {
         if let Some(d) = self.drain.as_mut() {
-            if !self.trace.accesses.is_empty() {
-                d(&self.trace.accesses, self.drained)?;
+            if !self.acc.is_empty() {
+                d(&self.acc, self.drained)?;
             }
-            self.drained += self.trace.accesses.len() as u64;
-            self.trace.accesses.clear();
+            self.drained += self.acc.len() as u64;
+            self.acc.clear();
             // Only the last time is kept: the next must not go back before it.
             let n = self.times.len();
             self.times.drain(..n.saturating_sub(1));
@@ -369,7 +373,7 @@ impl<'a> TraceBuilder<'a> {
 
     #[inline(always)]
     fn pushed(&mut self) -> Result<()> {
-        if self.trace.accesses.len() >= self.chunk {
+        if self.acc.len() >= self.chunk {
             self.flush()?;
         }
         Ok(())
@@ -379,9 +383,9 @@ impl<'a> TraceBuilder<'a> {
     pub fn push_words(&mut self, mut words: &[u32]) -> Result<()> {
         while !words.is_empty() {
             // Up to the end of the chunk being filled, so every chunk but the last is whole.
-            let room = self.chunk.saturating_sub(self.trace.accesses.len()).max(1);
+            let room = self.chunk.saturating_sub(self.acc.len()).max(1);
             let (part, rest) = words.split_at(room.min(words.len()));
-            self.trace.accesses.extend_from_slice(part);
+            self.acc.extend_from_slice(part);
             self.pushed()?;
             words = rest;
         }
@@ -396,7 +400,7 @@ impl<'a> TraceBuilder<'a> {
     }
     pub fn reserve(&mut self, accesses: usize) {
         if self.drain.is_none() {
-            self.trace.accesses.reserve(accesses);
+            self.acc.reserve(accesses);
         }
     }
     /// Declares which optional columns the reader provides (before the first access).
@@ -447,7 +451,7 @@ impl<'a> TraceBuilder<'a> {
     #[inline]
     pub fn push(&mut self, line: u64, page: u64, op: Op) -> Result<()> {
         let id = self.page_id(line, 0, page)?;
-        self.trace.accesses.push(pack(id, op));
+        self.acc.push(pack(id, op));
         self.pushed()
     }
 
@@ -497,7 +501,7 @@ impl<'a> TraceBuilder<'a> {
             }
             self.times.push(t);
         }
-        self.trace.accesses.push(pack(id, op));
+        self.acc.push(pack(id, op));
         self.pushed()
     }
 
@@ -514,13 +518,13 @@ impl<'a> TraceBuilder<'a> {
 
     /// The whole access column at once (a mapped binary trace's, checked by its reader).
     pub fn install_words(&mut self, words: Words) {
-        debug_assert!(self.drain.is_none() && self.trace.accesses.is_empty(), "a whole read, before any access");
+        debug_assert!(self.drain.is_none() && self.acc.is_empty(), "a whole read, before any access");
         self.trace.accesses = words;
     }
 
     /// Makes room for `n` more accesses when they are kept; false if memory cannot hold them.
     pub fn try_reserve(&mut self, n: u64) -> bool {
-        self.drain.is_some() || self.trace.accesses.try_reserve_exact(n as usize).is_ok()
+        self.drain.is_some() || self.acc.try_reserve_exact(n as usize).is_ok()
     }
 
     /// Whether the accesses are kept (no drain): columns per access are worth building.
@@ -538,6 +542,9 @@ impl<'a> TraceBuilder<'a> {
     pub fn finish(mut self, format: &'static str) -> Result<Trace> {
         self.flush()?;
         let streaming = self.drain.is_some();
+        if !self.trace.accesses.is_mapped() {
+            self.trace.accesses = std::mem::take(&mut self.acc).into();
+        }
         self.trace.format = format;
         if self.has_pids {
             self.trace.page_pids = Some(self.pids);

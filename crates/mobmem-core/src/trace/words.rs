@@ -47,16 +47,27 @@ impl Words {
     /// The words as a vector that can grow: a mapped column is copied first.
     fn owned(&mut self) -> &mut Vec<u32> {
         if let Store::Mapped { .. } = self.0 {
-            self.0 = Store::Owned(self.to_vec());
+            self.copy_out();
         }
         match &mut self.0 {
             Store::Owned(v) => v,
-            Store::Mapped { .. } => unreachable!("made owned above"),
+            Store::Mapped { .. } => unreachable!("copied out above"),
         }
     }
 
+    #[cold]
+    fn copy_out(&mut self) {
+        self.0 = Store::Owned(self.to_vec());
+    }
+
+    /// Appends a word; one predicted branch on the way to `Vec::push` (the generators push every
+    /// access).
+    #[inline(always)]
     pub fn push(&mut self, w: u32) {
-        self.owned().push(w);
+        match &mut self.0 {
+            Store::Owned(v) => v.push(w),
+            Store::Mapped { .. } => self.owned().push(w),
+        }
     }
     pub fn extend_from_slice(&mut self, w: &[u32]) {
         self.owned().extend_from_slice(w);
