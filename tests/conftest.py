@@ -36,9 +36,10 @@ def write(tmp_path: Path, name: str, body: str | bytes) -> Path:
 MOBMEM = [sys.executable, "-m", "mobmem.cli"]
 
 
-def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    """Runs ``mobmem ARGS`` from the repository root; with ``ok``, asserts that it succeeded."""
-    p = subprocess.run([*MOBMEM, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+def cli(*args: str, ok: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs ``mobmem ARGS`` from the repository root (or ``cwd``); with ``ok``, asserts that it
+    succeeded."""
+    p = subprocess.run([*MOBMEM, *args], capture_output=True, text=True, cwd=cwd or ROOT, timeout=600)
     if ok:
         assert p.returncode == 0, p.stderr
     return p

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 
@@ -31,6 +32,16 @@ def test_readme_lists_commands():
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_readme_command_runs(command):
-    argv = shlex.split(command)
-    assert cli(*argv[1:]).stdout.strip()
+def test_readme_command_runs(command, tmp_path):
+    # Run from a scratch directory, the repository's files named by absolute path, so that what a
+    # command writes (a plot, a report) lands there, not in the checkout.
+    argv = [
+        str(ROOT / a) if (ROOT / a).exists() and not a.startswith("-") else a for a in shlex.split(command)
+    ]
+    assert cli(*argv[1:], cwd=tmp_path).stdout.strip()
+    for flag in ("--plot", "-o", "--out"):
+        if flag in argv:
+            written = argv[argv.index(flag) + 1]
+            assert (tmp_path / written).exists() or os.path.exists(written), (
+                f"{command}: {written} not written"
+            )

@@ -6,7 +6,10 @@ Plain classes, not dataclasses: importing ``dataclasses`` (and the ``inspect`` i
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+# `typing` is imported for the type checker only: importing it took 5 ms of every command's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class Record:
