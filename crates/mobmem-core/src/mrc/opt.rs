@@ -3,7 +3,9 @@
 //! the priority being the next use (sooner is higher). On an access at depth d the page goes to
 //! the top and the pages above d are re-sorted by carrying the lower-priority one down at each
 //! level — O(d) per access, O(footprint) for a first touch. An access at depth d hits in every
-//! memory of d frames or more, as with LRU.
+//! memory of d frames or more, as with LRU. The levels a carry passes without changing places are
+//! found by a vectorised scan of their next uses, so the walk costs O(d) compares at a block at a
+//! time, plus the few levels where pages change places.
 
 use super::Curve;
 use crate::trace::Trace;
@@ -24,41 +26,60 @@ pub fn curve(trace: &Trace) -> Curve {
         seen[p] = i as u32;
     }
     drop(seen);
-    let mut key = vec![NEVER; pages]; // each stacked page's next use
-    let mut depth = vec![ABSENT; pages]; // each page's position in the stack (0 = top)
-    let mut stack: Vec<u32> = Vec::with_capacity(pages);
+    // Level by level, the next use of the page there and the page, in two arrays: the walk below
+    // reads only next uses.
+    let mut keys: Vec<u32> = Vec::with_capacity(pages);
+    let mut at: Vec<u32> = Vec::with_capacity(pages);
+    let mut depth = vec![ABSENT; pages]; // each page's level (0 = top)
     let mut hist = vec![0u64; pages + 2];
     let mut cold = 0u64;
-    for (i, &w) in trace.accesses.iter().enumerate() {
+    for (&w, &next) in trace.accesses.iter().zip(&next_use) {
         let x = w >> 2;
         let d = depth[x as usize];
         let end = if d == ABSENT {
             cold += 1;
-            stack.push(x); // a new bottom slot, filled by the carry below
-            stack.len() - 1
+            keys.push(NEVER); // a new bottom level, filled by the carry below
+            at.push(x);
+            keys.len() - 1
         } else {
             hist[d as usize + 1] += 1;
             d as usize
         };
-        key[x as usize] = next_use[i];
-        // x to the top; carry the old top down, keeping the sooner-used page at each level.
-        let mut carry = if end == 0 { x } else { stack[0] };
-        stack[0] = x;
         depth[x as usize] = 0;
-        for (level, slot) in stack[..=end].iter_mut().enumerate().skip(1) {
-            if level == end {
-                *slot = carry;
-                depth[carry as usize] = level as u32;
-                break;
-            }
-            let here = *slot;
-            if key[here as usize] > key[carry as usize] {
-                // `here` is used later: it goes down, the carried page stays.
-                *slot = carry;
-                depth[carry as usize] = level as u32;
-                carry = here;
-            }
+        if end == 0 {
+            keys[0] = next;
+            continue;
         }
+        // x to the top; the old top is carried down to x's old level. A level keeps its page unless
+        // that page is used later than the carried one: then they change places. Only those levels
+        // are visited; the ones between are skipped by a scan of their next uses.
+        let (mut carry_key, mut carry) = (keys[0], at[0]);
+        (keys[0], at[0]) = (next, x);
+        let mut from = 1;
+        while let Some(j) = first_later(&keys[from..end], carry_key) {
+            let level = from + j;
+            std::mem::swap(&mut keys[level], &mut carry_key);
+            std::mem::swap(&mut at[level], &mut carry);
+            depth[at[level] as usize] = level as u32;
+            from = level + 1;
+        }
+        (keys[end], at[end]) = (carry_key, carry);
+        depth[carry as usize] = end as u32;
     }
     Curve::from_distances(n as u64, cold, &hist)
+}
+
+/// The first of `keys` greater than `k`: whole blocks are tested in a loop the compiler vectorises
+/// (most levels keep their page, so most blocks hold none), then the block that holds it is searched.
+#[inline]
+fn first_later(keys: &[u32], k: u32) -> Option<usize> {
+    const BLOCK: usize = 16;
+    let mut from = 0;
+    for b in keys.chunks_exact(BLOCK) {
+        if b.iter().fold(false, |any, &x| any | (x > k)) {
+            break;
+        }
+        from += BLOCK;
+    }
+    keys[from..].iter().position(|&x| x > k).map(|j| from + j)
 }
