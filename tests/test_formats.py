@@ -70,6 +70,10 @@ def test_gzip_and_formats_round_trip(tmp_path, sqlite_slice):
         sqlite_slice.save(tmp_path / name)
         back = mobmem.Trace.open(tmp_path / name)
         assert back.head(len(back)) == sqlite_slice.head(len(sqlite_slice)), name
+        mapped = mobmem.Trace.open(tmp_path / name, map=True)
+        assert mapped.head(len(mapped)) == sqlite_slice.head(len(sqlite_slice)), f"{name}, mapped"
+        one = dict(policy="clock", memory="10%")
+        assert mobmem.simulate(mapped, **one).meters == mobmem.simulate(back, **one).meters, name
 
 
 def test_skip_bad_lines_reports_the_first(tmp_path):

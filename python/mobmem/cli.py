@@ -127,7 +127,8 @@ def _open(args: argparse.Namespace):
 
     if not args.trace:
         raise MobmemError("no trace given (--trace FILE)")
-    return Trace.open(args.trace, args.format, args.skip_bad_lines, args.procs)
+    # Mapped: a command reads its trace and ends (`Trace.open`'s `map`).
+    return Trace.open(args.trace, args.format, args.skip_bad_lines, args.procs, map=True)
 
 
 def _print_run(r, out) -> None:

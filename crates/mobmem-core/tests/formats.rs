@@ -260,17 +260,36 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn an_uncompressed_binary_trace_is_mapped_and_reads_as_a_copied_one() {
+fn an_uncompressed_binary_trace_is_mapped_when_asked_and_reads_as_a_copied_one() {
     let (t, bytes) = sqlite_binary();
-    let mapped = read(&tmp("m.mobt", &bytes)).unwrap();
-    let copied = read(&tmp("m.mobt.zst", &zstd(&bytes))).unwrap();
+    let mapping = ReadOptions { map: true, ..Default::default() };
+    let plain = tmp("m.mobt", &bytes);
+    let mapped = read_trace(&plain, &mapping).unwrap();
+    let copied = read_trace(&tmp("m.mobt.zst", &zstd(&bytes)), &mapping).unwrap();
     assert!(mapped.accesses.is_mapped(), "an aligned access column of a plain file is used in place");
     assert!(!copied.accesses.is_mapped(), "a compressed file is read, not mapped");
+    assert!(!read(&plain).unwrap().accesses.is_mapped(), "not mapped unless asked");
     assert_eq!((&mapped.accesses, &mapped.page_numbers), (&copied.accesses, &copied.page_numbers));
     assert_eq!(mapped.accesses, t.accesses);
+    // Damage is found in a mapped file as in a read one.
+    let mut bad = bytes.clone();
+    let rec0 = 40 + 8 * t.num_pages();
+    bad[rec0..rec0 + 4].copy_from_slice(&(999_999u32 << 2).to_le_bytes());
+    let msg = format_err(read_trace(&tmp("bad.mobt", &bad), &mapping).unwrap_err()).2;
+    assert!(msg.contains("page id 999999"), "{msg}");
+    let mut bad = bytes.clone();
+    bad[rec0 + 4] ^= 0x04;
+    let msg = format_err(read_trace(&tmp("flip.mobt", &bad), &mapping).unwrap_err()).2;
+    assert!(msg.contains("checksum mismatch"), "{msg}");
+    let mut extra = bytes.clone();
+    extra.extend_from_slice(b"junk");
+    let msg = format_err(read_trace(&tmp("x.mobt", &extra), &mapping).unwrap_err()).2;
+    assert!(msg.contains("after the end marker"), "{msg}");
+    let msg = format_err(read_trace(&tmp("cut.mobt", &bytes[..bytes.len() - 3]), &mapping).unwrap_err()).2;
+    assert!(msg.contains("truncated"), "{msg}");
     // Written over its own file: the new file is renamed into place, so the mapped one lives on.
     let own = tmp("own.mobt", &bytes);
-    let before = read(&own).unwrap();
+    let before = read_trace(&own, &mapping).unwrap();
     write_trace(&before, &own, "binary", Compression::None).unwrap();
     assert_eq!(before.accesses, t.accesses);
     assert_eq!(read(&own).unwrap().accesses, t.accesses);
@@ -281,7 +300,7 @@ fn an_uncompressed_binary_trace_is_mapped_and_reads_as_a_copied_one() {
     assert_eq!(odd.num_pages() % 4, 3);
     let out = tmp("k.mobt", b"");
     write_trace(&odd, &out, "binary", Compression::None).unwrap();
-    let back = read(&out).unwrap();
+    let back = read_trace(&out, &mapping).unwrap();
     assert!(!back.accesses.is_mapped());
     assert_eq!((&back.accesses, &back.page_kinds), (&odd.accesses, &odd.page_kinds));
 }

@@ -118,10 +118,11 @@ fn replay(t: &Trace) -> Result<()> {
 }
 
 fn trace_as(path: &Path, format: Option<&str>) -> Result<()> {
-    let opts = ReadOptions { format: format.map(String::from), ..Default::default() };
+    // The whole read maps the file where it can, as the command line does; the streamed read never
+    // maps. The streamed read (in chunks of 7, to cross many boundaries) must agree with the whole
+    // one: the same accesses, or an error both ways.
+    let opts = ReadOptions { format: format.map(String::from), map: true, ..Default::default() };
     let whole = read_trace(path, &opts);
-    // The streamed read (in chunks of 7, to cross many boundaries) must agree with the whole one:
-    // the same accesses, or an error both ways.
     let mut got = Vec::new();
     let streamed = stream::read(path, &opts, 7, &mut |w, _| {
         got.extend_from_slice(w);

@@ -109,17 +109,19 @@ fn catalog(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<Catalog> {
     Ok(c)
 }
 
-/// Reads a trace file of any registered format (compression sniffed from its bytes).
+/// Reads a trace file of any registered format (compression sniffed from its bytes); with `map`,
+/// an uncompressed binary trace is mapped instead of read (`ReadOptions::map`).
 #[pyfunction]
-#[pyo3(signature = (path, format = None, skip_bad_lines = false, procs = None))]
+#[pyo3(signature = (path, format = None, skip_bad_lines = false, procs = None, map = false))]
 fn open_trace(
     py: Python<'_>,
     path: PathBuf,
     format: Option<String>,
     skip_bad_lines: bool,
     procs: Option<PathBuf>,
+    map: bool,
 ) -> PyResult<Trace> {
-    let opts = ReadOptions { format, skip_bad_lines, procs };
+    let opts = ReadOptions { format, skip_bad_lines, procs, map };
     let t = py.detach(move || mobmem_core::read_trace(&path, &opts)).map_err(|e| to_py(py, e))?;
     Ok(Trace { inner: Arc::new(t) })
 }
@@ -258,7 +260,7 @@ fn simulate_stream(
 ) -> PyResult<String> {
     let cfg = parse_config(py, config_json)?;
     let cat = catalog(py, devices)?;
-    let opts = ReadOptions { format, skip_bad_lines, procs: None };
+    let opts = ReadOptions { format, skip_bad_lines, procs: None, map: false };
     let r = detach(py, move || mobmem_core::simulate_stream(&path, &opts, &cfg, &cat))?;
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }

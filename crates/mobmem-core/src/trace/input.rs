@@ -47,8 +47,8 @@ pub struct LineReader {
     raw_size: Option<u64>,
     /// The file itself when it is read as it is and is a regular file: it can be mapped.
     file: Option<File>,
-    /// Whether unread bytes were moved to the buffer's start (so some had been consumed).
-    compacted: bool,
+    /// Whether any byte has been consumed (peeking is not consuming).
+    consumed: bool,
 }
 
 /// Opens `path`, sniffing gzip/zstd magic bytes (not the file name).
@@ -90,7 +90,7 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
         line: 0,
         raw_size: if compression == Compression::None { len } else { None },
         file: if compression == Compression::None { mappable } else { None },
-        compacted: false,
+        consumed: false,
     };
     // A UTF-8 byte-order mark (as spreadsheet programs write) is not part of the first line.
     if r.peek(3)? == UTF8_BOM {
@@ -115,7 +115,7 @@ impl LineReader {
     /// has been consumed yet (peeking is not consuming): byte 0 of the map is the next byte. `None`
     /// otherwise, or when the system will not map it; the caller then reads as usual.
     pub fn map(&self) -> Option<Arc<Mmap>> {
-        if self.pos != 0 || self.compacted {
+        if self.pos != 0 || self.consumed {
             return None;
         }
         // SAFETY: the map is read only. Were the file changed while mapped, reads would see the
@@ -145,7 +145,6 @@ impl LineReader {
     /// Reads more bytes after the unread ones; returns how many arrived (0 at end of input).
     fn refill(&mut self) -> Result<usize> {
         if self.pos > 0 {
-            self.compacted = true;
             self.buf.copy_within(self.pos..self.end, 0);
             self.end -= self.pos;
             self.pos = 0;
@@ -188,6 +187,7 @@ impl LineReader {
     /// The next line without its `\n` / `\r\n`, with its 1-based number; `None` at the end.
     #[inline]
     pub fn next_line(&mut self) -> Result<Option<(u64, &[u8])>> {
+        self.consumed = true;
         loop {
             if let Some(i) = memchr::memchr(b'\n', &self.buf[self.pos..self.end]) {
                 let start = self.pos;
@@ -218,6 +218,7 @@ impl LineReader {
 
     /// Fills `out` completely; `Ok(false)` if the input ends first (nothing or part was read).
     pub fn read_exact_or_eof(&mut self, out: &mut [u8]) -> Result<bool> {
+        self.consumed |= !out.is_empty();
         let mut done = 0;
         while done < out.len() {
             if self.pos == self.end {

@@ -273,6 +273,12 @@ pub struct ReadOptions {
     pub skip_bad_lines: bool,
     /// A process table side file (pid → `oom_score_adj` over time); see `procs`.
     pub procs: Option<PathBuf>,
+    /// Map an uncompressed binary trace and use its access column where it lies, instead of
+    /// reading it in: no copy (the 72 MB column of an 18 M-access trace loads in 10 ms instead of
+    /// 50), but the file must not change while the trace is in use (`Words`). For a process that
+    /// reads a trace and ends (the command line); a trace kept for long, as in a notebook, is
+    /// better read.
+    pub map: bool,
 }
 
 /// One access with every optional column (the CSV reader's record).
@@ -310,6 +316,8 @@ pub struct TraceBuilder<'a> {
     /// Current adj of each pid given one (for change detection).
     adj_now: HashMap<u32, i32>,
     skip_bad_lines: bool,
+    /// Whether an uncompressed binary trace may be mapped (`ReadOptions::map`).
+    map_input: bool,
     /// The accesses read (a whole read), or the chunk being filled (a streamed one). A mapped
     /// column goes straight to the trace instead (`install_words`).
     acc: Vec<u32>,
@@ -338,6 +346,7 @@ impl<'a> TraceBuilder<'a> {
             procs: None,
             adj_now: HashMap::new(),
             skip_bad_lines: opts.skip_bad_lines,
+            map_input: opts.map,
             acc: Vec::new(),
             drain: None,
             drained: 0,
@@ -527,6 +536,11 @@ impl<'a> TraceBuilder<'a> {
         self.drain.is_some() || self.acc.try_reserve_exact(n as usize).is_ok()
     }
 
+    /// Whether a binary reader may map its file: a whole read that asked for it.
+    pub fn maps_input(&self) -> bool {
+        self.drain.is_none() && self.map_input
+    }
+
     /// Whether the accesses are kept (no drain): columns per access are worth building.
     pub fn keeps_accesses(&self) -> bool {
         self.drain.is_none()
@@ -544,6 +558,9 @@ impl<'a> TraceBuilder<'a> {
         let streaming = self.drain.is_some();
         if !self.trace.accesses.is_mapped() {
             self.trace.accesses = std::mem::take(&mut self.acc).into();
+        } else if !self.acc.is_empty() {
+            // Not done by any reader (a mapped column is the whole column), but never lost.
+            self.trace.accesses.extend_from_slice(&self.acc);
         }
         self.trace.format = format;
         if self.has_pids {

@@ -81,12 +81,6 @@ impl Words {
     pub fn clear(&mut self) {
         self.0 = Store::Owned(Vec::new());
     }
-    pub fn reserve(&mut self, n: usize) {
-        self.owned().reserve(n);
-    }
-    pub fn try_reserve_exact(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
-        self.owned().try_reserve_exact(n)
-    }
 }
 
 impl Default for Words {

@@ -194,8 +194,9 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     let path = input.path().to_path_buf();
     let bad = |msg: String| Error::format(&path, 0, msg);
     let size = input.raw_size();
-    // A whole read maps the file when it can; a streamed read keeps its memory to a chunk.
-    let map = if b.keeps_accesses() { input.map() } else { None };
+    // A whole read that asked for it maps the file when it can; a streamed read keeps its memory
+    // to a chunk.
+    let map = if b.maps_input() { input.map() } else { None };
     let mut c = Cursor { input, map, offset: 0, size, hash: Xxh3::new() };
     let mut magic = [0u8; 8];
     c.bytes(&mut magic, "the header")?;
@@ -262,7 +263,12 @@ fn read(input: &mut LineReader, b: &mut TraceBuilder<'_>) -> Result<()> {
     let procs_flag = flags & F_PROCS != 0;
     b.install(std::mem::take(&mut t))?;
     // A mapped, aligned column is used where it lies, once checked; any other is copied in.
-    let in_place = c.map.clone().and_then(|m| Words::mapped(m, c.offset as usize, usize::try_from(n_acc).ok()?));
+    // (Little-endian machines only: the words are used as the file stores them.)
+    let in_place = c
+        .map
+        .clone()
+        .filter(|_| cfg!(target_endian = "little"))
+        .and_then(|m| Words::mapped(m, c.offset as usize, usize::try_from(n_acc).ok()?));
     // A whole read takes the column at once when the file's size vouches for the count.
     if in_place.is_none() && c.size.is_some() && !b.try_reserve(n_acc) {
         return Err(bad(format!("the access records hold {n_acc} values: more than this process can hold")));
