@@ -118,10 +118,10 @@ impl LineReader {
         if self.pos != 0 || self.consumed {
             return None;
         }
-        // SAFETY: the map is read only. Were the file changed while mapped, reads would see the
-        // change, and a shrunk file's lost pages stop the process (documented in `Words`): the
-        // usual terms of reading a mapped input, which every byte read here is checked against
-        // (bounds, ids, checksum) as read bytes are.
+        // SAFETY: the map is only read. The reader checks its bytes (bounds, ids, checksum) as it
+        // checks read ones, but only as they are when read: a file changed later is seen changed,
+        // unchecked, and a shrunk one stops the process. That is why mapping is asked for
+        // (`ReadOptions::map`) by processes that read a trace and end (documented in `Words`).
         let map = unsafe { MmapOptions::new().populate().map(self.file.as_ref()?) }.ok()?;
         (map.len() as u64 == self.raw_size?).then(|| Arc::new(map))
     }

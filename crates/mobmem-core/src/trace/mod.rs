@@ -136,7 +136,8 @@ pub struct Skipped {
 pub struct Trace {
     pub path: PathBuf,
     pub format: &'static str,
-    /// One word per access: `id << 2 | op` (mapped from an uncompressed binary trace).
+    /// One word per access: `id << 2 | op` (mapped from an uncompressed binary trace read with
+    /// `ReadOptions::map`).
     pub accesses: Words,
     /// Simulated time of each access in ns, when the trace carries it.
     pub times: Option<Vec<u64>>,

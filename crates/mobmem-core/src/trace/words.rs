@@ -1,10 +1,12 @@
 //! The access column of a trace: one word per access (`id << 2 | op`), held in memory or mapped
-//! from a binary trace file. A mapped column costs neither a copy nor fresh zeroed pages: loading
-//! the 72 MB column of an 18 M-access trace took 50–70 ms as a read, mostly the kernel's copy and
-//! the first touch of the new pages.
+//! from a binary trace file (`ReadOptions::map`). A mapped column costs neither a copy nor fresh
+//! zeroed pages: the 72 MB column of an 18 M-access trace loaded in 49–59 ms as a read, mostly the
+//! kernel's copy and the first touch of the new pages, and in 10–12 ms mapped (BENCHMARKS.md).
 //!
-//! A mapped file must not shrink while the trace is alive: the system would stop the process when
-//! it touched a page past the new end (SIGBUS), as it does for every program that maps its input.
+//! A mapped file must not change while the trace is alive: a file rewritten in place would bypass
+//! the reader's checks, and a shrunk one stops the process when it touches a page past the new end
+//! (SIGBUS), as for every program that maps its input. Hence mapping is asked for, by processes
+//! that read a trace and end.
 
 use memmap2::Mmap;
 use std::fmt;
@@ -77,9 +79,6 @@ impl Words {
             Store::Owned(v) => v.truncate(n),
             Store::Mapped { len, .. } => *len = (*len).min(n),
         }
-    }
-    pub fn clear(&mut self) {
-        self.0 = Store::Owned(Vec::new());
     }
 }
 
