@@ -291,12 +291,12 @@ impl<P: Policy> Engine<P> {
     }
 
     /// The page-level counters so far (`accesses` is the caller's to set).
-    pub fn meters(&self) -> &Meters {
-        &self.pages.m
+    pub fn meters(&self) -> Meters {
+        self.pages.meters()
     }
 
     pub fn into_meters(self) -> Meters {
-        self.pages.m
+        self.pages.meters()
     }
 
     /// Reclaims one page if the policy finds one. The common case (every page may go to swap and

@@ -42,13 +42,13 @@ impl PolicyVisitor for &Drive {
         let (mut swap_reads, mut file_reads, mut ev, mut faults) = (0u64, 0u64, Evictions::default(), 0u64);
         // The counters as of the last access that completed (one that runs out of memory counts
         // its fault, then fails).
-        let mut m = e.meters().clone();
+        let mut m = e.meters();
         for i in 0..self.steps {
             let r = rng.f64();
             if r < 0.02 {
                 let got = e.reclaim(1 + rng.below(4), i).map_err(|x| x.to_string())?;
                 ev += got.evicted;
-                m = e.meters().clone();
+                m = e.meters();
                 continue;
             }
             if r < 0.03 {
@@ -75,7 +75,7 @@ impl PolicyVisitor for &Drive {
             file_reads += o.file_reads as u64;
             ev += o.evicted;
             e.check().map_err(|x| format!("{name} at {i}: {x}"))?;
-            m = e.meters().clone();
+            m = e.meters();
         }
         let want = (m.faults, m.swap_ins + m.swap_readahead, m.cold_file + m.file_rereads);
         if (faults, swap_reads, file_reads) != want {

@@ -286,7 +286,7 @@ impl<T: TierPolicy> Tiered<T> {
     /// The counters, with the memory time; energy is filled in by `finish_energy` once the
     /// simulated time is known.
     pub fn into_meters(self) -> Meters {
-        let mut m = self.pages.m;
+        let mut m = self.pages.meters();
         let mut tm = self.tm;
         tm.dram.frames = self.cap[0] as u64;
         tm.pcm.frames = self.cap[1] as u64;

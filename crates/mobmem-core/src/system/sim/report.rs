@@ -144,7 +144,7 @@ impl<P: Policy> Sim<'_, P> {
             m.swap_lifetimes = LifetimeSummary::new(l.ended, l.died, l.valid);
         }
         m.page_ids = self.e.owners().of_page.len() as u64;
-        let mut pages = self.e.meters().clone();
+        let mut pages = self.e.meters();
         pages.accesses = self.w.index as u64;
         pages.file_reads = pages.cold_file + pages.file_rereads;
         let phone = self.w.phone.clone();
