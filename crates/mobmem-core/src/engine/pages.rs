@@ -48,6 +48,15 @@ fn evicted_class(f: u8) -> usize {
     ((f >> 2) & 7) as usize
 }
 
+/// Which of a swap-out (anon with no swap copy), a swap-cache drop (anon with one), a write-back
+/// (dirty file) and a file drop (clean file) evicting a page with flags `f` is.
+#[inline(always)]
+fn eviction(f: u8) -> [bool; 4] {
+    let (anon, dirty) = (f & ANON != 0, f & DIRTY != 0);
+    let swap_out = f & (ANON | SWAP_VALID) == ANON;
+    [swap_out, anon & !swap_out, !anon & dirty, !anon & !dirty]
+}
+
 /// A dirty anon page with no swap copy: it cannot leave memory while swap is full.
 #[inline(always)]
 pub fn pinned(flags: &[u8], p: PageId) -> bool {
@@ -328,8 +337,7 @@ impl Pages {
     pub fn evict(&mut self, v: PageId, index: usize) -> Result<EvictIo> {
         let f = self.flags[v as usize];
         let anon = f & ANON != 0;
-        let dirty = f & DIRTY != 0;
-        let swap_out = f & (ANON | SWAP_VALID) == ANON;
+        let [swap_out, _, write_back, _] = eviction(f);
         if (f & RESIDENT == 0) | (swap_out & self.swap_full()) {
             return Err(self.bad_victim(v, index));
         }
@@ -344,7 +352,7 @@ impl Pages {
         }
         Ok(if swap_out {
             EvictIo::SwapWrite
-        } else if !anon & dirty {
+        } else if write_back {
             EvictIo::FileWrite
         } else {
             EvictIo::None
@@ -506,6 +514,7 @@ impl Pages {
     }
 
     /// The faulted page is now in memory; a write dirties it (`touched`).
+    ///
     /// Whether a faulting access writes follows no pattern the CPU can predict: nothing here
     /// branches on it (a branch on the op, and a read-modify-write of the flags before `touched`'s,
     /// measured 2–3% of FIFO's replay at 10% memory).
@@ -522,13 +531,10 @@ impl Pages {
     pub fn meters(&self) -> Meters {
         let mut m = self.m.clone();
         for (class, &n) in self.evicted.iter().enumerate() {
-            let f = (class as u8) << 2;
-            let (anon, dirty, swap_valid) = (f & ANON != 0, f & DIRTY != 0, f & SWAP_VALID != 0);
-            match (anon, swap_valid) {
-                (true, false) => m.swap_outs += n,
-                (true, true) => m.swap_cache_drops += n,
-                (false, _) if dirty => m.write_backs += n,
-                (false, _) => m.file_drops += n,
+            let kinds = eviction((class as u8) << 2);
+            let meters = [&mut m.swap_outs, &mut m.swap_cache_drops, &mut m.write_backs, &mut m.file_drops];
+            for (meter, is) in meters.into_iter().zip(kinds) {
+                *meter += n * is as u64;
             }
         }
         m
