@@ -95,7 +95,8 @@ def test_bad_experiment_files_name_the_file_and_the_value(tmp_path):
     with pytest.raises(ConfigError, match="runs planned"):
         load(
             experiment(
-                tmp_path, "[axes]\n" + "".join(f"a{i} = [{', '.join(['1'] * 20)}]\n" for i in range(6))
+                tmp_path,
+                "[axes]\n" + "".join(f"a{i} = [{', '.join(map(str, range(20)))}]\n" for i in range(6)),
             )
         )
     with pytest.raises(ConfigError, match=r"experiment\.store"):
@@ -118,7 +119,7 @@ def test_sweep_stores_every_run_once_and_matches_a_direct_run(tmp_path):
     p = experiment(tmp_path, '[axes]\npolicy = ["lru", "arc", "opt"]\nmemory = ["5%", "25%"]\n')
     exp = load(p)
     first = sweep(exp, workers=2, progress=False)
-    assert first == {"runs": 6, "stored_before": 0, "ran": 6, "store": str(exp.store)}
+    assert first == {"runs": 6, "stored_before": 0, "ran": 6, "stored": 6, "store": str(exp.store)}
     again = sweep(load(p), workers=2, progress=False)
     assert again["ran"] == 0 and again["stored_before"] == 6
     recs = records(p)
@@ -260,3 +261,180 @@ def test_app_usage_experiments_run_on_phones(tmp_path):
     page = tmp_path / "phone.html"
     cli("report", str(p), "-o", str(page))
     assert "delay class" in page.read_text()
+
+
+def _toml(v: object) -> str:
+    """A TOML value of a run's settings (strings, numbers, booleans)."""
+    return json.dumps(v)
+
+
+def _direct_page(tmp: Path, trace: Path, config: dict[str, object]) -> dict[str, object]:
+    """The run made directly: ``mobmem run --config`` with the stored settings as its [sim]."""
+    lines = ["[trace]", f"path = {_toml(str(trace))}", "[sim]"]
+    tables = {k: v for k, v in config.items() if isinstance(v, dict)}
+    lines += [f"{k} = {_toml(v)}" for k, v in config.items() if k not in tables]
+    for k, t in tables.items():
+        lines += [f"[sim.{k}]", *(f"{a} = {_toml(b)}" for a, b in t.items())]
+    run = tmp / "direct.toml"
+    run.write_text("\n".join(lines) + "\n")
+    return json.loads(cli("run", "--config", str(run), "--json").stdout)
+
+
+def _same(stored: dict[str, object], direct: dict[str, object]) -> None:
+    clock = {"wall_time_s", "accesses_per_s"}
+    a = {k: v for k, v in stored.items() if k not in clock}
+    b = {k: v for k, v in direct.items() if k not in clock}
+    assert a == b
+
+
+def test_every_stored_run_equals_the_same_run_made_directly_page_axes(tmp_path):
+    # Every kind of axis at once: policy, memory, a seed, a dotted parameter over a [base] one
+    # (the settings table every run once shared), and the trace; each stored run is then made
+    # directly with `mobmem run` and must agree to the last meter, and with its own settings.
+    synth = ROOT / "tests" / "data" / "synthetic_40k.txt.zst"
+    p = tmp_path / "all.toml"
+    p.write_text(
+        f'[experiment]\ntraces = ["{SQLITE}", "{synth}"]\n[base]\nmemory = "10%"\nparams.aout_ratio = 0.5\n'
+        '[axes]\npolicy = ["2q"]\n"params.ain_ratio" = [0.1, 0.3, 0.9]\nseed = [1, 2]\n'
+    )
+    exp = load(p)
+    assert sweep(exp, workers=2, progress=False)["stored"] == 12
+    store = mobmem.experiment.Store(exp.store, readonly=True)
+    rows = store.get([r.key for r in exp.runs])
+    faults = set()
+    for run in exp.runs:
+        rec = rows[run.key]
+        assert rec["config"]["params"] == {"aout_ratio": 0.5, "ain_ratio": run.axes["params.ain_ratio"]}
+        direct = _direct_page(tmp_path, Path(run.source), rec["config"])
+        assert rec["resolved"] == direct["config"]
+        _same(rec["row"], mobmem.RunResult(direct).row())
+        faults.add((run.name, rec["row"]["faults"]))
+    assert len(faults) == 6  # three ain_ratio values on two traces: six distinct results
+    p2 = experiment(tmp_path, '[axes]\npolicy = ["lru", "arc"]\nmemory = ["5%", "64"]\n', name="pm.toml")
+    exp2 = load(p2)
+    sweep(exp2, workers=1, progress=False)
+    rows = mobmem.experiment.Store(exp2.store, readonly=True).get([r.key for r in exp2.runs])
+    for run in exp2.runs:
+        direct = _direct_page(tmp_path, SQLITE, rows[run.key]["config"])
+        _same(rows[run.key]["row"], mobmem.RunResult(direct).row())
+
+
+def test_every_stored_run_equals_the_same_run_made_directly_phone_axes(tmp_path):
+    usage = ROOT / "tests" / "data" / "usage_window_12apps.csv"
+    p = tmp_path / "ph.toml"
+    p.write_text(
+        f'[experiment]\nusage = "{usage}"\n[base]\nphone = "nexus5"\nreserved = "400MiB"\n'
+        '[axes]\nswap = ["off", "zram-lz4"]\ndram = ["1GiB", "1.25GiB"]\nseed = [1, 2]\n'
+    )
+    exp = load(p)
+    sweep(exp, workers=2, progress=False)
+    rows = mobmem.experiment.Store(exp.store, readonly=True).get([r.key for r in exp.runs])
+    from mobmem.phone import PhoneResult
+
+    for run in exp.runs:
+        rec = rows[run.key]
+        cfg = dict(rec["config"])
+        args = [str(usage), "--phone", cfg.pop("phone"), "--seed", str(cfg.pop("seed")), "--json"]
+        for k, v in cfg.items():
+            args += ["--set", f"{k}={v}"]
+        direct = json.loads(cli("phone", *args).stdout)
+        assert rec["resolved"] == direct["config"]
+        _same(rec["row"], PhoneResult(direct).row())
+
+
+def test_a_run_is_its_settings_its_trace_as_named_and_the_traces_content(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("1 R\n2 W\n3 R\n1 R\n")
+    b.write_bytes(a.read_bytes())
+    p = tmp_path / "two.toml"
+    p.write_text('[experiment]\ntraces = ["a.txt", "b.txt"]\n[axes]\nmemory = [1, 2]\n')
+    exp = load(p)
+    assert len({r.key for r in exp.runs}) == 4  # same bytes, two files: two runs each
+    out = sweep(exp, workers=1, progress=False)
+    assert out["ran"] == out["stored"] == 4
+    assert [r["source"] for r in records(p)] == ["a.txt", "a.txt", "b.txt", "b.txt"]
+    with sqlite3.connect(exp.store) as db:
+        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 4
+    # The same file twice, or a value twice on an axis, is refused before anything runs.
+    p.write_text('[experiment]\ntraces = ["a.txt", "./a.txt"]\n')
+    with pytest.raises(ConfigError, match=r"'a\.txt' and '\./a\.txt' are the same file"):
+        load(p)
+    p.write_text('[experiment]\ntrace = "a.txt"\n[axes]\nmemory = [1, 2, 1.0]\n')
+    with pytest.raises(ConfigError, match=r"axes\.memory: 1\.0 is given twice"):
+        load(p)
+    p.write_text('[experiment]\ntrace = "a.txt"\n[axes]\npolicy = ["lru", "lru"]\n')
+    e = cli("sweep", str(p), ok=False)
+    assert e.returncode == 3 and "'lru' is given twice" in e.stderr
+
+
+def test_a_trace_changed_after_planning_is_never_stored_under_its_old_content(tmp_path):
+    t = tmp_path / "t.txt"
+    t.write_text("1 R\n2 W\n3 R\n1 R\n")
+    p = tmp_path / "ch.toml"
+    p.write_text('[experiment]\ntrace = "t.txt"\n[axes]\nmemory = [1, 2]\n')
+    exp = load(p)  # planned on the first content
+    t.write_text("1 R\n2 W\n3 R\n4 W\n5 R\n1 R\n")  # replaced before the workers read it
+    with pytest.raises(MobmemIOError, match=r"t\.txt changed while the sweep ran"):
+        sweep(exp, workers=1, progress=False)
+    assert sweep(load(p), workers=1, progress=False)["ran"] == 2  # nothing was stored under the old key
+    for r in records(p):
+        direct = mobmem.simulate(t, memory=r["memory"])
+        assert r["faults"] == direct.faults
+    # The same for usage files, whose runs report the hash of the bytes the core read.
+    usage = tmp_path / "u.csv"
+    usage.write_text("time_s,app\n0,chrome\n60,youtube\n")
+    pu = tmp_path / "u.toml"
+    pu.write_text('[experiment]\nusage = "u.csv"\n[axes]\nswap = ["off"]\n')
+    exp = load(pu)
+    usage.write_text("time_s,app\n0,chrome\n60,gmail\n")
+    with pytest.raises(MobmemIOError, match=r"u\.csv changed while the sweep ran"):
+        sweep(exp, workers=1, progress=False)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                stat = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                out.append(int(d))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc to find the workers")
+def test_killing_a_sweep_kills_its_workers(tmp_path):
+    trace = tmp_path / "big.bin"
+    mobmem.Trace.generate(accesses=2_000_000, seed=3).save(trace)
+    sizes = ", ".join(f'"{m}%"' for m in range(2, 42, 2))
+    p = experiment(tmp_path, f'[axes]\npolicy = ["lru", "opt"]\nmemory = [{sizes}]\n', trace=trace)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mobmem.cli", "sweep", str(p), "--workers", "2", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and len(workers) < 2:
+        workers = _children(proc.pid)
+        time.sleep(0.02)
+    kill_when_stored(proc, load(p).store, 1)
+    assert proc.returncode == -signal.SIGKILL and len(workers) >= 2, (
+        "the sweep ended before it could be killed"
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.05)
+    left = [w for w in workers if _alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their sweep"

@@ -70,6 +70,7 @@ class Trace:
         skip_bad_lines: bool = False,
         procs: PathLike | None = None,
         map: bool = False,
+        digest: bool = False,
     ) -> Trace:
         """Reads a trace: smartphone text, Lackey, CSV or mobmem binary; gzip/zstd detected by
         their magic bytes. ``format`` forces one; ``skip_bad_lines`` counts malformed lines in
@@ -79,9 +80,11 @@ class Trace:
         ``map``, an uncompressed mobmem binary trace is mapped instead of read: no copy (10 ms
         instead of 50 for 18 M accesses), but the file must not change while the trace is in use
         (a shrunk file stops the process). The command line maps; a notebook is better served by
-        the default."""
+        the default. With ``digest``, the file's bytes are hashed (SHA-256) as they are read:
+        :attr:`digest` is the content this trace was read from (a digested trace is never
+        mapped)."""
         side = None if procs is None else os.fspath(procs)
-        return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines, side, map))
+        return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines, side, map, digest))
 
     @classmethod
     def from_pages(cls, pages: Any, ops: Any = None, name: str = "<memory>") -> Trace:
@@ -196,6 +199,11 @@ class Trace:
     @property
     def format(self) -> str:
         return self._t.format
+
+    @property
+    def digest(self) -> str | None:
+        """SHA-256 (hex) of the file's bytes as they were read, when opened with ``digest``."""
+        return self._t.digest
 
     def stats(self, page_size: int = 4096) -> dict[str, Any]:
         """Accesses, I/R/W counts, read:write ratio (data reads / data writes), distinct pages,

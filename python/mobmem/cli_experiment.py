@@ -18,7 +18,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     else:
         print(
             f"{exp.name}: {out['runs']} runs, {out['stored_before']} stored before, {out['ran']} run now;"
-            f" results in {out['store']}"
+            f" {out['stored']} in {out['store']}"
         )
     return 0
 
@@ -49,7 +49,7 @@ def cmd_results(args: argparse.Namespace) -> int:
         html.write_via(args.parquet, lambda tmp: pd.DataFrame(recs).to_parquet(tmp))
         return 0
     if args.json:
-        json.dump(recs, sys.stdout, indent=1)
+        json.dump(recs, sys.stdout, indent=1, allow_nan=False)
         print()
         return 0
     if args.csv is not None:

@@ -388,7 +388,7 @@ impl RunFile {
             format: rf.trace.format.clone(),
             skip_bad_lines: rf.trace.skip_bad_lines,
             procs: rf.trace.procs.clone(),
-            map: false,
+            ..Default::default()
         };
         Ok((rf, catalog, opts))
     }

@@ -434,3 +434,22 @@ fn traces_from_in_memory_columns() {
         assert!(matches!(&e, Error::Config { .. }) && e.to_string().contains(needle), "{e}");
     }
 }
+
+#[test]
+fn a_digested_read_hashes_every_byte_of_the_file_as_read_and_is_never_mapped() {
+    use sha2::{Digest, Sha256};
+    let hex = |b: &[u8]| Sha256::digest(b).iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let (_, binary) = sqlite_binary();
+    let text = b"1 R\n2 W\n3 I\n".to_vec();
+    let digest = ReadOptions { digest: true, map: true, ..Default::default() };
+    for (name, bytes) in
+        [("d.txt", text.clone()), ("d.txt.zst", zstd(&text)), ("d.mobt", binary.clone()), ("d.mobt.zst", zstd(&binary))]
+    {
+        let p = tmp(name, &bytes);
+        let t = read_trace(&p, &digest).unwrap();
+        assert_eq!(t.digest.as_deref(), Some(hex(&bytes).as_str()), "{name}");
+        assert!(!t.accesses.is_mapped(), "{name}: a digested read passes every byte through the hasher");
+        assert_eq!(read(&p).unwrap().digest, None, "{name}: no digest unless asked");
+        assert_eq!(read(&p).unwrap().accesses, t.accesses, "{name}");
+    }
+}

@@ -74,6 +74,11 @@ impl Trace {
     fn format(&self) -> &'static str {
         self.inner.format
     }
+    /// SHA-256 (hex) of the file's bytes as they were read, when opened with `digest`.
+    #[getter]
+    fn digest(&self) -> Option<String> {
+        self.inner.digest.clone()
+    }
     /// Statistics as JSON.
     #[pyo3(signature = (page_size = 4096))]
     fn stats_json(&self, py: Python<'_>, page_size: u64) -> PyResult<String> {
@@ -110,9 +115,10 @@ fn catalog(py: Python<'_>, devices: Option<PathBuf>) -> PyResult<Catalog> {
 }
 
 /// Reads a trace file of any registered format (compression sniffed from its bytes); with `map`,
-/// an uncompressed binary trace is mapped instead of read (`ReadOptions::map`).
+/// an uncompressed binary trace is mapped instead of read (`ReadOptions::map`); with `digest`, the
+/// file's bytes are hashed as they are read (`Trace.digest`).
 #[pyfunction]
-#[pyo3(signature = (path, format = None, skip_bad_lines = false, procs = None, map = false))]
+#[pyo3(signature = (path, format = None, skip_bad_lines = false, procs = None, map = false, digest = false))]
 fn open_trace(
     py: Python<'_>,
     path: PathBuf,
@@ -120,8 +126,9 @@ fn open_trace(
     skip_bad_lines: bool,
     procs: Option<PathBuf>,
     map: bool,
+    digest: bool,
 ) -> PyResult<Trace> {
-    let opts = ReadOptions { format, skip_bad_lines, procs, map };
+    let opts = ReadOptions { format, skip_bad_lines, procs, map, digest };
     let t = py.detach(move || mobmem_core::read_trace(&path, &opts)).map_err(|e| to_py(py, e))?;
     Ok(Trace { inner: Arc::new(t) })
 }
@@ -260,7 +267,7 @@ fn simulate_stream(
 ) -> PyResult<String> {
     let cfg = parse_config(py, config_json)?;
     let cat = catalog(py, devices)?;
-    let opts = ReadOptions { format, skip_bad_lines, procs: None, map: false };
+    let opts = ReadOptions { format, skip_bad_lines, ..Default::default() };
     let r = detach(py, move || mobmem_core::simulate_stream(&path, &opts, &cfg, &cat))?;
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }

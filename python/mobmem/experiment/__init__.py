@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .run import Progress, sweep
 from .spec import Experiment, Run, load
-from .store import Store
+from .store import BATCH, Store
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,19 +19,28 @@ __all__ = ["Experiment", "Progress", "Run", "Store", "load", "load_results", "re
 
 
 def records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The stored runs of an experiment file, one flat record each: its axes' values, then the
-    run's meters (the experiment's current runs only: a changed setting's old runs are left out)."""
+    """The stored runs of an experiment file, one flat record each, in the experiment's order: its
+    axes' values (from the file), then the run's meters (from the store; the experiment's current
+    runs only: a changed setting's old runs are left out). The store is opened read-only."""
     exp = load(path)
-    store = Store(exp.store) if Path(exp.store).exists() else None
-    if store is None:
+    if not Path(exp.store).exists():
         return []
-    order = {r.key: i for i, r in enumerate(exp.runs)}
+    store = Store(exp.store, readonly=True)
+    out: list[dict[str, Any]] = []
     try:
-        recs = store.records(set(order))
+        runs = exp.runs
+        for b in range(0, len(runs), BATCH):
+            chunk = runs[b : b + BATCH]
+            have = store.get([r.key for r in chunk], flat=True)
+            for r in chunk:
+                rec = have.get(r.key)
+                if rec is None:
+                    continue
+                meters = rec["row"]
+                out.append({**r.axes, **{k: v for k, v in meters.items() if k not in r.axes}})
     finally:
         store.close()
-    recs.sort(key=lambda r: order[r["key"]])  # the experiment's order, not the finishing order
-    return [{**r["axes"], **{k: v for k, v in r["row"].items() if k not in r["axes"]}} for r in recs]
+    return out
 
 
 def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -51,9 +60,11 @@ def relative(path: str | os.PathLike[str], baseline: str, metric: str) -> list[d
 
         known = ", ".join(exp.baselines) or "none"
         raise ConfigError(f"{exp.path}: no baseline {baseline!r}; known: {known}", "baseline")
+    from .spec import _canonical
+
     recs = records(path)
     axes = ["source", *exp.axes]
-    index = {tuple(r.get(a) for a in axes): r for r in recs}
+    index = {_canonical([r.get(a) for a in axes]): r for r in recs}
     over = exp.baselines[baseline]
     col = f"{metric} / {baseline}"
     for r in recs:
@@ -61,7 +72,9 @@ def relative(path: str | os.PathLike[str], baseline: str, metric: str) -> list[d
             from ..errors import ConfigError
 
             raise ConfigError(f"no meter {metric!r} in the runs; e.g. faults, io_total_ns", "metric")
-        base = index.get(tuple(over.get(a, r.get(a)) for a in axes))
+        base = index.get(_canonical([over.get(a, r.get(a)) for a in axes]))
         b = base.get(metric) if base else None
-        r[col] = r[metric] / b if b else None
+        v = r[metric]
+        numeric = all(isinstance(x, int | float) and not isinstance(x, bool) for x in (v, b))
+        r[col] = v / b if numeric and b else None
     return recs

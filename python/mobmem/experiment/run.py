@@ -1,25 +1,40 @@
 """Running an experiment: the runs not yet in the store, on local processes (all cores by default,
-no service to start) or on a Dask cluster, each result stored the moment it arrives."""
+no service to start) or on a Dask cluster, each result stored the moment it arrives.
+
+Memory follows the work in flight, not the plan: runs are made from the plan as they are handed
+out, a few per worker at a time, and what is stored is looked up in batches."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from typing import Any, TextIO
 
-from ..errors import ConfigError, MobmemError, MobmemIOError, OutOfMemoryError, TraceFormatError
-from .spec import Experiment
-from .store import Store
+from ..errors import (
+    ConfigError,
+    InvariantError,
+    MobmemError,
+    MobmemIOError,
+    OutOfMemoryError,
+    TraceFormatError,
+    TraceNotFoundError,
+)
+from .spec import Experiment, Run
+from .store import BATCH, Store
 
 _ERRORS: dict[str, type[MobmemError]] = {
     "ConfigError": ConfigError,
     "TraceFormatError": TraceFormatError,
+    "TraceNotFoundError": TraceNotFoundError,
     "MobmemIOError": MobmemIOError,
     "OutOfMemoryError": OutOfMemoryError,
 }
+#: Runs handed out per worker ahead of the one it runs.
+AHEAD = 3
 
 
 class Progress:
@@ -54,7 +69,7 @@ class Progress:
         self.stream.flush()
 
 
-def _local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
+def _local(tasks: Iterable[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
     from .worker import run_task
 
     if workers == 1:
@@ -62,39 +77,78 @@ def _local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]
             yield run_task(t)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .worker import die_with_parent
 
     # spawn: the parent may hold the core's thread pool, which a forked child must not inherit.
     ctx = multiprocessing.get_context("spawn")
-    ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    ex = ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=die_with_parent, initargs=(os.getpid(),)
+    )
+    it = iter(tasks)
+    pending: set[Any] = set()
     try:
-        futures = [ex.submit(run_task, t) for t in tasks]
-        for f in as_completed(futures):
-            yield f.result()
+        while True:
+            for t in it:
+                pending.add(ex.submit(run_task, t))
+                if len(pending) >= workers * (1 + AHEAD):
+                    break
+            if not pending:
+                return
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                try:
+                    yield f.result()
+                except BrokenProcessPool:
+                    raise InvariantError(
+                        "a worker process ended while running (killed from outside, or by the system"
+                        " when memory ran out); the runs finished before it are stored"
+                    ) from None
     finally:
         # Stopped early (an error, Ctrl-C): runs not started are dropped, not run.
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask(tasks: list[dict[str, Any]], address: str, workers: int) -> Iterator[dict[str, Any]]:
+def _dask(tasks: Iterable[dict[str, Any]], address: str, workers: int) -> Iterator[dict[str, Any]]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise ConfigError("--dask needs dask[distributed]: pip install 'mobmem[dask]'", "dask") from None
-    from .worker import run_task
+    from .worker import die_with_parent, run_task
 
     cluster = (
         LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) if address == "local" else None
     )
     client = Client(cluster if cluster is not None else address)
     try:
-        futures = client.map(run_task, tasks, pure=False)
-        for f in as_completed(futures):
+        if cluster is not None:
+            # The local cluster's workers are this process's children: they end with it.
+            client.run(die_with_parent, os.getpid())
+        n = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+        it = iter(tasks)
+        queue = as_completed()
+        for t in it:
+            queue.add(client.submit(run_task, t, pure=False))
+            if queue.count() >= n * (1 + AHEAD):
+                break
+        for f in queue:
             yield f.result()
+            for t in it:
+                queue.add(client.submit(run_task, t, pure=False))
+                break
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _changed(exp: Experiment, run: Run, read: str | None) -> MobmemIOError:
+    return MobmemIOError(
+        f"{exp.path}: {run.name} changed while the sweep ran (planned with content {run.digest[:12]}…,"
+        f" a run read {str(read)[:12]}…); runs on the new content are not stored: run the sweep again"
+    )
 
 
 def sweep(
@@ -103,35 +157,53 @@ def sweep(
     dask: str | None = None,
     progress: TextIO | bool | None = True,
 ) -> dict[str, Any]:
-    """Runs what the store lacks; returns how many runs there are, were stored before, ran now."""
+    """Runs what the store lacks; returns how many runs there are, were stored before, ran now,
+    and how many the store holds at the end (counted there, never assumed)."""
     from .. import __version__
+    from ..api import whole
 
+    if not isinstance(exp, Experiment):
+        raise ConfigError(f"sweep: an Experiment (from experiment.load), got {exp!r}", "experiment")
+    workers = whole("workers", workers)
+    if dask is not None and not isinstance(dask, str):
+        raise ConfigError(f"dask: 'local' or a scheduler address, got {dask!r}", "dask")
+    runs = exp.runs
     store = Store(exp.store)
     try:
-        before = store.done()
-        todo = [r for r in exp.runs if r.key not in before]
-        # Grouped by source, so a worker mostly meets the trace it has already loaded.
-        todo.sort(key=lambda r: r.source)
-        n = workers or os.cpu_count() or 1
-        n = max(1, min(n, len(todo)))
-        tasks = [asdict(r) for r in todo]
-        by_key = {r.key: r for r in todo}
+        missing = array("q")
+        for b in range(0, len(runs), BATCH):
+            chunk = runs[b : b + BATCH]
+            have = store.get([r.key for r in chunk], flat=True)  # every stored row is checked as read
+            missing.extend(b + j for j, r in enumerate(chunk) if r.key not in have)
+        stored_before = len(runs) - len(missing)
+        n = max(1, min(workers or os.cpu_count() or 1, len(missing)))
+        inflight: dict[str, Run] = {}
+
+        def tasks() -> Iterator[dict[str, Any]]:
+            for i in missing:
+                run = runs[i]
+                inflight[run.key] = run
+                yield asdict(run)
+
         stream = None if progress is False else (sys.stderr if progress is True else progress)
-        bar = Progress(len(todo), stream) if stream is not None and todo else None
-        results = _dask(tasks, dask, n) if dask else _local(tasks, n)
+        bar = Progress(len(missing), stream) if stream is not None and missing else None
+        results = _dask(tasks(), dask, n) if dask else _local(tasks(), n)
         ran = 0
         for res in results:
-            run = by_key[res["key"]]
+            run = inflight.pop(res["key"])
             if "error" in res:
                 err = _ERRORS.get(res["error_type"], MobmemError)
                 axes = ", ".join(f"{k}={v}" for k, v in run.axes.items())
                 raise err(f"{exp.path}: run ({axes}): {res['error']}")
+            if res["digest"] != run.digest:
+                raise _changed(exp, run, res["digest"])
             store.put(
                 {
                     "key": run.key,
                     "experiment": exp.name,
                     "kind": run.kind,
-                    "source": run.source,
+                    "source": run.name,
+                    "digest": run.digest,
                     "axes": run.axes,
                     "config": run.config,
                     "resolved": res["resolved"],
@@ -143,10 +215,14 @@ def sweep(
             ran += 1
             if bar:
                 bar.step()
+        held = store.count(r.key for r in runs)
+        if held != len(runs):
+            raise InvariantError(f"{exp.store}: holds {held} of the {len(runs)} runs after the sweep")
         return {
-            "runs": len(exp.runs),
-            "stored_before": len(exp.runs) - len(todo),
+            "runs": len(runs),
+            "stored_before": stored_before,
             "ran": ran,
+            "stored": held,
             "store": str(exp.store),
         }
     finally:

@@ -5,6 +5,10 @@ result: the job or settings, the content of every file it reads (trace, phones, 
 mobmem's version — only the missing runs run, in batches of a few per thread, and each batch is
 stored the moment it returns. A reproduction killed at any moment loses at most the batch in flight
 and, run again with the same store, repeats no stored run.
+
+The content that keys a run is the content it ran on: a usage file's run reports the hash of the
+bytes it read, and the side files (phones, apps, devices: small TOML files read whole) are hashed
+again after each batch — a file changed meanwhile stops the reproduction, its batch not stored.
 """
 
 from __future__ import annotations
@@ -48,32 +52,58 @@ def _file_hash(path: Any) -> str | None:
     return file_hash(os.fspath(path))
 
 
-def _key(kind: str, what: Any, files: Sequence[Any]) -> str:
+def _key(kind: str, what: Any, hashes: Sequence[str | None]) -> str:
     from .. import __version__
 
-    ident = {"kind": kind, "what": what, "files": [_file_hash(f) for f in files], "version": __version__}
+    ident = {"kind": kind, "what": what, "files": list(hashes), "version": __version__}
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def _side(files: Sequence[Any]) -> list[str | None]:
+    return [_file_hash(f) for f in files]
+
+
 def _through(
-    kind: str, items: list[Any], keys: list[str], run: Any, threads: int, config: Any
+    kind: str,
+    items: list[Any],
+    keys: list[str],
+    run: Any,
+    threads: int,
+    config: Any,
+    side: tuple[Sequence[Any], list[str | None]] = ((), []),
+    digests: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
-    """The stored result of each key, running (and storing) the missing ones in batches."""
+    """The stored result of each key, running (and storing) the missing ones in batches.
+    ``side`` is the side files and their hashes in the keys, checked again after each batch;
+    ``digests`` the content hash each item's usage file must have been read with."""
     from .. import __version__
+    from ..errors import MobmemIOError
 
     store: Store = _STATE["store"]
-    have = store.get(set(keys))
+    have = store.get(keys)
     missing = [i for i, k in enumerate(keys) if k not in have]
     _STATE["reused"] += len(keys) - len(missing)
     step = max(1, (threads or os.cpu_count() or 1) * BATCH_PER_THREAD)
     for b in range(0, len(missing), step):
         idx = missing[b : b + step]
-        for i, raw in zip(idx, run([items[i] for i in idx]), strict=True):
+        raws = run([items[i] for i in idx])
+        for f, h in zip(side[0], side[1], strict=True):
+            if _file_hash(f) != h:
+                raise MobmemIOError(
+                    f"{f} changed while the runs read it; nothing of theirs stored: run again"
+                )
+        for i, raw in zip(idx, raws, strict=True):
+            if digests and digests[i] is not None and raw.get("usage_sha256") != digests[i]:
+                path = items[i]["usage"]["path"]
+                raise MobmemIOError(
+                    f"{path} changed while the runs read it; nothing of theirs stored: run again"
+                )
             rec = {
                 "key": keys[i],
                 "experiment": _STATE["name"],
                 "kind": kind,
                 "source": "",
+                "digest": "",
                 "axes": {},
                 "config": config(items[i]),
                 "resolved": raw.get("config", {}),
@@ -101,13 +131,19 @@ def phone_grid(
     if _STATE["store"] is None:
         return list(ph.phone_grid(jobs, threads=threads, phones=phones, apps=apps, devices=devices))
     jobs = [dict(j) for j in jobs]
-    keys = [_key("phone", j, (phones, apps, devices)) for j in jobs]
+    files = [f for f in (phones, apps, devices) if f is not None]
+    hashes = _side(files)
+    # A usage file's content is part of its run's identity, checked against what the run read.
+    usage = [
+        _file_hash(j["usage"]["path"]) if j.get("usage", {}).get("kind") == "file" else None for j in jobs
+    ]
+    keys = [_key("phone", j, [*hashes, u]) for j, u in zip(jobs, usage, strict=True)]
 
     def run(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rs = ph.phone_grid(batch, threads=threads, phones=phones, apps=apps, devices=devices)
         return [r.raw for r in rs]
 
-    raws = _through("phone", jobs, keys, run, threads, lambda j: j)
+    raws = _through("phone", jobs, keys, run, threads, lambda j: j, (files, hashes), usage)
     return [ph.PhoneResult(d) for d in raws]
 
 
@@ -131,10 +167,12 @@ def run_configs(
     t = api._as_trace(trace)
     th = _trace_hash(t)
     cfgs = [dict(c) for c in configs]
-    keys = [_key("page", {"trace": th, "config": c}, (devices,)) for c in cfgs]
+    files = [f for f in (devices,) if f is not None]
+    hashes = _side(files)
+    keys = [_key("page", {"trace": th, "config": c}, hashes) for c in cfgs]
 
     def run(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [r.to_dict() for r in api.run_configs(t, batch, devices=devices, threads=threads)]
 
-    raws = _through("page", cfgs, keys, run, threads, lambda c: c)
+    raws = _through("page", cfgs, keys, run, threads, lambda c: c, (files, hashes))
     return [api.RunResult(d) for d in raws]

@@ -6,28 +6,55 @@ once ``commit`` returns, and one interrupted by ``kill -9`` (or a power cut) is 
 the file is next opened — the store holds every finished run and no half-written one. Parquet parts
 would need a file per run to get the same; DuckDB is a wheel more for no gain here.
 
-A file that is not such a store (or is damaged) is a clear error naming it, not a traceback.
+What is trusted, and what is not: a file is taken for a store only when it has this module's
+tables and marks (checked read-only: a SQLite file that is something else is refused and left as
+it was), and every row is checked as it is read — each column of its type, each JSON column an
+object with no NaN or infinity, nesting bounded — so a damaged or hostile row is an error naming
+the store and the row, never a traceback and never a run taken as done. ``results`` and ``report``
+open the store read-only (a read-only store still reads).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import MobmemIOError
+from ..errors import InvariantError, MobmemIOError
 
-SCHEMA = 1
+SCHEMA = 2
+#: What marks a SQLite file as a mobmem results store.
+FORMAT = "mobmem-results"
+COLUMNS = (
+    "key",
+    "experiment",
+    "kind",
+    "source",
+    "digest",
+    "axes",
+    "config",
+    "resolved",
+    "row",
+    "version",
+    "wall_s",
+    "finished",
+)
+_JSON = ("axes", "config", "resolved", "row")
+_TEXT = ("key", "experiment", "kind", "source", "digest", "version")
 _TABLES = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE runs (
     key TEXT PRIMARY KEY,
     experiment TEXT NOT NULL,
     kind TEXT NOT NULL,
     source TEXT NOT NULL,
+    digest TEXT NOT NULL,
     axes TEXT NOT NULL,
     config TEXT NOT NULL,
     resolved TEXT NOT NULL,
@@ -37,110 +64,252 @@ CREATE TABLE IF NOT EXISTS runs (
     finished REAL NOT NULL
 );
 """
+_KEY = re.compile(r"[0-9a-f]{64}")
+#: Deepest nesting of a stored JSON value (a run's record is a few levels deep).
+MAX_DEPTH = 32
+#: Keys looked up per query.
+BATCH = 500
+
+
+def _reject(token: str) -> Any:
+    raise ValueError(f"{token} is not a number a run can have")
+
+
+def _depth(v: Any, limit: int) -> int:
+    if limit < 0:
+        return 0
+    if isinstance(v, dict):
+        return 1 + max((_depth(x, limit - 1) for x in v.values()), default=0)
+    if isinstance(v, list):
+        return 1 + max((_depth(x, limit - 1) for x in v), default=0)
+    return 0
+
+
+def encode(v: Any) -> str:
+    """A value as the store keeps it: JSON with no NaN or infinity (a run never has one)."""
+    try:
+        return json.dumps(v, allow_nan=False)
+    except (ValueError, TypeError) as e:
+        raise InvariantError(f"a run's record cannot be stored: {e}") from None
 
 
 class Store:
-    """Opens (or creates) the store at ``path``."""
+    """Opens the store at ``path``: for writing (created when missing or empty), or with
+    ``readonly`` for reading only (it must exist)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        fresh = not readonly and (
+            not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        )
         try:
-            self.db = sqlite3.connect(self.path, timeout=30.0)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            ok = self.db.execute("PRAGMA quick_check").fetchone()
-            if not ok or ok[0] != "ok":
-                raise sqlite3.DatabaseError(f"quick_check: {ok[0] if ok else 'no answer'}")
-            with self.db:
-                self.db.executescript(_TABLES)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-            schema = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if fresh:
+                self.db = sqlite3.connect(self.path, timeout=30.0)
+                self._pragmas()
+                with self.db:
+                    self.db.executescript(_TABLES)
+                    self.db.executemany(
+                        "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("schema", str(SCHEMA))]
+                    )
+                return
+            if not self.path.is_file():
+                raise MobmemIOError(f"{self.path}: no such results store")
+            # Checked read-only first: a file that is not a store is never written to.
+            self.db = self._open_readonly()
+            self._check()
+            if not readonly:
+                self.db.close()
+                self.db = sqlite3.connect(self.path, timeout=30.0)
+                self._pragmas()
         except sqlite3.Error as e:
             raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
-        if schema is None or schema[0] != str(SCHEMA):
-            found = schema[0] if schema else "none"
-            raise MobmemIOError(f"{self.path}: results store schema {found}, this mobmem reads {SCHEMA}")
 
-    def done(self) -> set[str]:
-        """Keys of the runs already stored."""
-        return {k for (k,) in self._query("SELECT key FROM runs")}
+    def _pragmas(self) -> None:
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
 
-    def put(self, rec: dict[str, Any]) -> None:
-        """Stores one finished run, in a transaction of its own."""
+    def _open_readonly(self) -> sqlite3.Connection:
+        uri = self.path.resolve().as_uri()
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError as first:
+            # A store in WAL mode whose folder cannot be written has no shared-memory file to
+            # open; read it as an unchanging file then — unless runs wait in its write-ahead log,
+            # which only a writer can merge (reading without them would show fewer runs).
+            wal = Path(f"{self.path}-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise MobmemIOError(
+                    f"{self.path}: cannot be opened read-only ({first}) and runs wait in {wal.name}:"
+                    " open it once where it can be written"
+                ) from None
+            db = sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=30.0)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+
+    def _check(self) -> None:
+        ok = self.db.execute("PRAGMA quick_check").fetchone()
+        if not ok or ok[0] != "ok":
+            raise MobmemIOError(
+                f"{self.path}: damaged results store (quick_check: {ok[0] if ok else 'no answer'})"
+            )
+        tables = {n for (n,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"meta", "runs"} <= tables:
+            raise MobmemIOError(f"{self.path}: a SQLite file, but not a mobmem results store (left as it is)")
+        meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("format") != FORMAT:
+            if meta.get("schema") == "1":
+                raise MobmemIOError(
+                    f"{self.path}: results store schema 1, written by an earlier mobmem whose sweeps could"
+                    " store a run under another run's settings; remove it and sweep again"
+                )
+            raise MobmemIOError(f"{self.path}: a SQLite file, but not a mobmem results store (left as it is)")
+        if meta.get("schema") != str(SCHEMA):
+            raise MobmemIOError(
+                f"{self.path}: results store schema {meta.get('schema')!r}, this mobmem reads {SCHEMA}"
+            )
+        cols = tuple(r[1] for r in self.db.execute("PRAGMA table_info(runs)"))
+        if cols != COLUMNS:
+            raise MobmemIOError(
+                f"{self.path}: its runs table has columns {', '.join(cols)}; expected {', '.join(COLUMNS)}"
+            )
+
+    def put(self, rec: dict[str, Any]) -> bool:
+        """Stores one finished run, in a transaction of its own; False when a run with its key was
+        already there (stored by another process meanwhile) — then the two must agree."""
+        if self.readonly:
+            raise InvariantError(f"{self.path}: opened read-only")
         values = (
             rec["key"],
             rec["experiment"],
             rec["kind"],
             rec["source"],
-            json.dumps(rec["axes"]),
-            json.dumps(rec["config"]),
-            json.dumps(rec["resolved"]),
-            json.dumps(rec["row"]),
+            rec["digest"],
+            *(encode(rec[c]) for c in _JSON),
             rec["version"],
-            rec["wall_s"],
+            float(rec["wall_s"]),
             time.time(),
         )
         try:
             with self.db:
-                self.db.execute("INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?)", values)
+                cur = self.db.execute(
+                    f"INSERT OR IGNORE INTO runs VALUES ({','.join('?' * len(COLUMNS))})", values
+                )
         except sqlite3.Error as e:
             raise MobmemIOError(f"{self.path}: cannot store a run ({e})") from None
+        if cur.rowcount == 1:
+            return True
+        there = self.get([rec["key"]]).get(rec["key"])
+        if there is None or _meters(there["row"]) != _meters(json.loads(encode(rec["row"]))):
+            raise InvariantError(
+                f"{self.path}: run {rec['key'][:12]}… is stored with other results than this run gave"
+            )
+        return False
 
-    def get(self, keys: set[str]) -> dict[str, dict[str, Any]]:
-        """The stored runs among ``keys``, by key (looked up in batches: no full scan)."""
+    def count(self, keys: Iterable[str]) -> int:
+        """How many of ``keys`` the store holds."""
+        n = 0
+        for part in _batches(keys):
+            n += self._query(f"SELECT count(*) FROM runs WHERE key IN ({','.join('?' * len(part))})", part)[
+                0
+            ][0]
+        return n
+
+    def get(self, keys: Iterable[str], flat: bool = False) -> dict[str, dict[str, Any]]:
+        """The stored runs among ``keys``, by key, each checked (looked up in batches: no full
+        scan); with ``flat``, each run's ``row`` must hold values only (a sweep's meters)."""
         out: dict[str, dict[str, Any]] = {}
-        ks = sorted(keys)
-        for b in range(0, len(ks), 500):
-            part = ks[b : b + 500]
-            marks = ",".join("?" * len(part))
-            try:
-                rows = self.db.execute(
-                    f"SELECT key, experiment, kind, source, axes, config, resolved, row, version, wall_s, finished"
-                    f" FROM runs WHERE key IN ({marks})",
-                    part,
-                ).fetchall()
-            except sqlite3.Error as e:
-                raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
-            for rec in self._parse(rows):
+        for part in _batches(keys):
+            rows = self._query(
+                f"SELECT rowid, {', '.join(COLUMNS)} FROM runs WHERE key IN ({','.join('?' * len(part))})",
+                part,
+            )
+            for r in rows:
+                rec = self._parse(r, flat)
                 out[rec["key"]] = rec
         return out
 
-    def records(self, keys: set[str] | None = None) -> list[dict[str, Any]]:
-        """The stored runs (those of ``keys`` only, when given), oldest first."""
-        rows = self._query(
-            "SELECT key, experiment, kind, source, axes, config, resolved, row, version, wall_s, finished"
-            " FROM runs ORDER BY finished"
-        )
-        return [r for r in self._parse(rows) if keys is None or r["key"] in keys]
+    def records(self) -> list[dict[str, Any]]:
+        """Every stored run, checked, oldest first."""
+        rows = self._query(f"SELECT rowid, {', '.join(COLUMNS)} FROM runs ORDER BY finished, rowid")
+        return [self._parse(r) for r in rows]
 
-    def _parse(self, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-        out = []
-        for k, exp, kind, src, axes, config, resolved, row, version, wall, fin in rows:
+    def _parse(self, r: tuple[Any, ...], flat: bool = False) -> dict[str, Any]:
+        rowid, *vals = r
+        rec = dict(zip(COLUMNS, vals, strict=True))
+        key = rec["key"]
+        name = f"row {rowid}" + (f" (run {key[:12]}…)" if isinstance(key, str) else "")
+
+        def bad(what: str) -> MobmemIOError:
+            return MobmemIOError(f"{self.path}: {name} is damaged: {what}")
+
+        for c in _TEXT:
+            if not isinstance(rec[c], str):
+                raise bad(f"{c} is {_kind(rec[c])}, not text")
+        if not _KEY.fullmatch(key):
+            raise bad(f"key {key[:80]!r} is not a run's key")
+        if rec["kind"] not in ("page", "phone"):
+            raise bad(f"kind {rec['kind'][:80]!r} is neither page nor phone")
+        for c in ("wall_s", "finished"):
+            v = rec[c]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise bad(f"{c} is {_kind(v)}, not a finite number")
+        for c in _JSON:
+            v = rec[c]
+            if not isinstance(v, str):
+                raise bad(f"{c} is {_kind(v)}, not JSON text")
             try:
-                out.append(
-                    {
-                        "key": k,
-                        "experiment": exp,
-                        "kind": kind,
-                        "source": src,
-                        "axes": json.loads(axes),
-                        "config": json.loads(config),
-                        "resolved": json.loads(resolved),
-                        "row": json.loads(row),
-                        "version": version,
-                        "wall_s": wall,
-                        "finished": fin,
-                    }
-                )
-            except json.JSONDecodeError as e:
-                raise MobmemIOError(f"{self.path}: run {k[:12]} is damaged ({e})") from None
-        return out
+                parsed = json.loads(v, parse_constant=_reject)
+            except RecursionError:
+                raise bad(f"{c} is nested deeper than {MAX_DEPTH} levels") from None
+            except ValueError as e:
+                raise bad(f"{c} is not JSON of a run ({e})") from None
+            if not isinstance(parsed, dict):
+                raise bad(f"{c} is {_kind(parsed)}, not a JSON object")
+            if _depth(parsed, MAX_DEPTH + 1) > MAX_DEPTH:
+                raise bad(f"{c} is nested deeper than {MAX_DEPTH} levels")
+            rec[c] = parsed
+        if flat:
+            for k, v in rec["row"].items():
+                if isinstance(v, dict | list):
+                    raise bad(f"meter {k[:80]!r} is {_kind(v)}, not a value")
+        return rec
 
-    def _query(self, sql: str) -> list[tuple[Any, ...]]:
+    def _query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         try:
-            return self.db.execute(sql).fetchall()
+            return self.db.execute(sql, tuple(args)).fetchall()
         except sqlite3.Error as e:
             raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
 
     def close(self) -> None:
         self.db.close()
+
+
+def _batches(keys: Iterable[str]) -> Iterable[list[str]]:
+    part: list[str] = []
+    for k in keys:
+        part.append(k)
+        if len(part) == BATCH:
+            yield part
+            part = []
+    if part:
+        yield part
+
+
+def _meters(row: dict[str, Any]) -> dict[str, Any]:
+    """A run's results without its wall-clock times (which differ from run to run)."""
+    return {k: v for k, v in row.items() if k not in ("wall_time_s", "accesses_per_s")}
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bytes):
+        return f"a blob of {len(v)} bytes"
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, dict | list):
+        return f"a {type(v).__name__}"
+    return f"{type(v).__name__} {str(v)[:40]!r}"

@@ -1,12 +1,42 @@
 """One run, in whatever process runs it (a local worker or a Dask worker). A worker keeps each
-trace it has loaded, so a trace is read once per worker, not once per run."""
+trace it has loaded, so a trace is read once per worker, not once per run, and every run reports the
+content hash of the bytes it replayed (hashed as they were read): what keys its result.
+
+A worker process started for a sweep ends with the process that started it, even when that one is
+killed with ``kill -9`` (:func:`die_with_parent`)."""
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
 _TRACES: dict[str, Any] = {}
+
+
+def die_with_parent(parent: int) -> None:
+    """Makes this process end when ``parent`` does: the kernel's parent-death signal on Linux,
+    a thread watching the parent elsewhere. For pool initialisers (and Dask's ``client.run``)."""
+    import signal
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        if libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl")
+    except (OSError, AttributeError):
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="mobmem-parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(1)
 
 
 def _trace(path: str) -> Any:
@@ -14,14 +44,14 @@ def _trace(path: str) -> Any:
 
     t = _TRACES.get(path)
     if t is None:
-        t = _TRACES[path] = Trace.open(path)
+        t = _TRACES[path] = Trace.open(path, digest=True)
     return t
 
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
-    """Runs ``task`` (a run of ``spec.Run`` as a dict) and returns what the store keeps; a
-    mobmem error comes back as ``{"error": …}`` naming the run, so one bad run stops the sweep
-    with a clear message whatever process it ran in."""
+    """Runs ``task`` (a ``spec.Run`` as a dict) and returns what the store keeps, with the content
+    hash of what it replayed (``digest``); a mobmem error comes back as ``{"error": …}`` naming
+    the run, so one bad run stops the sweep with a clear message whatever process it ran in."""
     from ..errors import MobmemError
 
     t0 = time.perf_counter()
@@ -29,16 +59,23 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         if task["kind"] == "page":
             from ..api import run_configs
 
-            r = run_configs(_trace(task["source"]), [task["config"]], threads=1)[0]
-            row, resolved = r.row(), r.config
+            t = _trace(task["source"])
+            r = run_configs(t, [task["config"]], threads=1)[0]
+            row, resolved, digest = r.row(), r.config, t.digest
         else:
             from ..phone import job, phone_grid, usage_file
 
             cfg = dict(task["config"])
             phone = cfg.pop("phone", "nexus5")
-            seed = int(cfg.pop("seed", 0))
+            seed = cfg.pop("seed", 0)
             r = phone_grid([job(usage_file(task["source"]), phone, seed=seed, **cfg)], threads=1)[0]
-            row, resolved = r.row(), r.config
+            row, resolved, digest = r.row(), r.config, r.raw["usage_sha256"]
     except MobmemError as e:
         return {"key": task["key"], "error": f"{type(e).__name__}: {e}", "error_type": type(e).__name__}
-    return {"key": task["key"], "row": row, "resolved": resolved, "wall_s": time.perf_counter() - t0}
+    return {
+        "key": task["key"],
+        "row": row,
+        "resolved": resolved,
+        "digest": digest,
+        "wall_s": time.perf_counter() - t0,
+    }

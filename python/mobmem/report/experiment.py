@@ -12,6 +12,8 @@ from . import html, plots
 
 #: Most figures of one kind (one per combination of the axes a figure does not draw).
 MAX_PANELS = 8
+#: Most runs whose resolved configuration the page shows.
+MAX_CONFIGS = 200
 
 
 def _panels(
@@ -68,14 +70,18 @@ def _count(recs: list[dict[str, Any]], key: str, value: Any) -> int:
 
 def build(path: str | os.PathLike[str]) -> str:
     from ..experiment import Store, load, records
+    from ..experiment.store import BATCH
 
     exp = load(path)
     recs = records(path)
-    stored = []
+    stored: list[dict[str, Any]] = []
     if exp.store.exists():
-        st = Store(exp.store)
+        st = Store(exp.store, readonly=True)
         try:
-            stored = st.records({r.key for r in exp.runs})
+            for b in range(0, min(len(exp.runs), MAX_CONFIGS), BATCH):
+                chunk = exp.runs[b : min(b + BATCH, MAX_CONFIGS)]
+                have = st.get([r.key for r in chunk])
+                stored += [have[r.key] for r in chunk if r.key in have]
         finally:
             st.close()
     versions = sorted({r["version"] for r in stored})
@@ -125,7 +131,7 @@ def build(path: str | os.PathLike[str]) -> str:
         heads = ["trace", "format", "accesses", "reads", "writes", "distinct pages", "footprint KiB"]
         sections.append(("Traces", html.table(heads, st_rows)))
     configs = "".join(
-        html.details(", ".join(f"{k}={v}" for k, v in r["axes"].items()), r["resolved"]) for r in stored[:200]
+        html.details(", ".join(f"{k}={v}" for k, v in r["axes"].items()), r["resolved"]) for r in stored
     )
     sections.append(("Resolved configurations", configs))
     return html.page(f"Experiment {exp.name}", sections)

@@ -164,6 +164,8 @@ pub struct PhoneResult {
     pub config: ResolvedPhone,
     pub usage: UsageStats,
     pub usage_path: String,
+    /// SHA-256 (hex) of the usage file's bytes as the run read them (none for generated usage).
+    pub usage_sha256: Option<String>,
     pub meters: SystemMeters,
     /// The page engine's counters (faults by cause, swap-ins/outs, drops).
     pub pages: Meters,

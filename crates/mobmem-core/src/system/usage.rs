@@ -66,6 +66,8 @@ pub struct UsageTrace {
     pub launches: Vec<Launch>,
     /// Rows merged into the launch before them (same app again).
     pub merged: u64,
+    /// SHA-256 (hex) of the file's bytes as they were read (none for generated usage).
+    pub digest: Option<String>,
 }
 
 /// Reuse statistics of a launch sequence.
@@ -115,7 +117,7 @@ impl UsageTrace {
         if by_user && user.is_none() {
             return Err(Error::config("user", format!("{} holds several users' launches: choose one", path.display())));
         }
-        let mut t = UsageTrace { path: path.to_path_buf(), ..Default::default() };
+        let mut t = UsageTrace { path: path.to_path_buf(), digest: Some(table.digest.clone()), ..Default::default() };
         let mut index = HashMap::new();
         let mut last = f64::NEG_INFINITY;
         let mut first: Option<(f64, u64)> = None;
@@ -342,6 +344,10 @@ mod tests {
         assert_eq!(s.avg_reuse_distance_launches, 2.0);
         assert_eq!(s.avg_reuse_distance_apps, 2.0);
         assert_eq!(s.popularity[0], ("a".to_string(), 2));
+        // The file's content hash, as read: what keys a stored run of it.
+        use sha2::{Digest, Sha256};
+        let want: String = Sha256::digest(std::fs::read(&p).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(t.digest, Some(want));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 
 use crate::error::{Error, Result};
 use memmap2::{Mmap, MmapOptions};
+use sha2::{Digest as _, Sha256};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
@@ -49,10 +50,40 @@ pub struct LineReader {
     file: Option<File>,
     /// Whether any byte has been consumed (peeking is not consuming).
     consumed: bool,
+    /// The content hash of the raw bytes as they are read, when asked for (`open_input_with`).
+    digest: Option<Digest>,
+}
+
+/// SHA-256 of a file's raw bytes (before decompression), taken as the reader reads them — so that
+/// it is the hash of what was read, not of what the file holds at some other moment — and of the
+/// rest of the file when the reader is done (`rest` shares the reader's file position).
+struct Digest {
+    hasher: Arc<Mutex<Sha256>>,
+    rest: File,
+}
+
+/// A reader that feeds every byte it passes on to a hasher.
+struct Hashing<R> {
+    inner: R,
+    hasher: Arc<Mutex<Sha256>>,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.lock().unwrap_or_else(|e| e.into_inner()).update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// Opens `path`, sniffing gzip/zstd magic bytes (not the file name).
 pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
+    open_input_with(path, false)
+}
+
+/// `open_input`, and with `digest` the SHA-256 of the file's bytes as they are read
+/// (`LineReader::finish_digest`); such a reader is never mapped (its bytes must pass the hasher).
+pub fn open_input_with(path: &Path, digest: bool) -> Result<(LineReader, Compression)> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(Error::format(path, 0, "is a directory, not a trace file"));
@@ -69,8 +100,17 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
     }
     // Only a regular file's size says how many bytes will come (a pipe reports 0).
     let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-    let mappable = len.and_then(|_| file.try_clone().ok());
-    let head = io::Cursor::new(magic[..got].to_vec()).chain(file);
+    let mappable = if digest { None } else { len.and_then(|_| file.try_clone().ok()) };
+    let (raw, digest): (Box<dyn Read + Send>, Option<Digest>) = if digest {
+        let mut h = Sha256::new();
+        h.update(&magic[..got]);
+        let hasher = Arc::new(Mutex::new(h));
+        let rest = file.try_clone().map_err(|e| Error::io(path, e))?;
+        (Box::new(Hashing { inner: file, hasher: hasher.clone() }), Some(Digest { hasher, rest }))
+    } else {
+        (Box::new(file), None)
+    };
+    let head = io::Cursor::new(magic[..got].to_vec()).chain(raw);
     let (compression, inner): (Compression, Box<dyn Read + Send>) = if got >= 4 && magic == ZSTD_MAGIC {
         let d = zstd::stream::read::Decoder::new(head).map_err(|e| Error::io(path, e))?;
         (Compression::Zstd, Box::new(d))
@@ -91,6 +131,7 @@ pub fn open_input(path: &Path) -> Result<(LineReader, Compression)> {
         raw_size: if compression == Compression::None { len } else { None },
         file: if compression == Compression::None { mappable } else { None },
         consumed: false,
+        digest,
     };
     // A UTF-8 byte-order mark (as spreadsheet programs write) is not part of the first line.
     if r.peek(3)? == UTF8_BOM {
@@ -124,6 +165,25 @@ impl LineReader {
         // (`ReadOptions::map`) by processes that read a trace and end (documented in `Words`).
         let map = unsafe { MmapOptions::new().populate().map(self.file.as_ref()?) }.ok()?;
         (map.len() as u64 == self.raw_size?).then(|| Arc::new(map))
+    }
+
+    /// The SHA-256 (hex) of every byte of the file, when the reader was opened with `digest`: the
+    /// bytes read so far as they were read, then the rest of the file. Call once reading is done.
+    pub fn finish_digest(&mut self) -> Result<Option<String>> {
+        let Some(d) = self.digest.take() else { return Ok(None) };
+        // The reader may still hold the hasher (inside a decoder): go on from a copy of its state.
+        let mut h = d.hasher.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut rest = d.rest;
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            match rest.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => h.update(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::io(&self.path, e)),
+            }
+        }
+        Ok(Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect()))
     }
 
     /// Number of the last line returned (1-based).

@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub use input::{open_input, write_atomically, Compression, LineReader};
+pub use input::{open_input, open_input_with, write_atomically, Compression, LineReader};
 pub use procs::{is_critical, AdjChange, ProcTable};
 pub use words::Words;
 
@@ -153,6 +153,8 @@ pub struct Trace {
     /// `oom_score_adj` of the processes over the trace, when the trace or a side file gives it.
     pub procs: Option<ProcTable>,
     pub skipped: Skipped,
+    /// SHA-256 (hex) of the file's bytes as they were read, when asked for (`ReadOptions::digest`).
+    pub digest: Option<String>,
 }
 
 impl Trace {
@@ -280,6 +282,9 @@ pub struct ReadOptions {
     /// reads a trace and ends (the command line); a trace kept for long, as in a notebook, is
     /// better read.
     pub map: bool,
+    /// Hash the file's bytes as they are read (`Trace::digest`): the content a run replayed, which
+    /// keys it in a results store. A digested trace is read, never mapped.
+    pub digest: bool,
 }
 
 /// One access with every optional column (the CSV reader's record).
@@ -617,7 +622,7 @@ impl Trace {
 
 /// Opens and reads a whole trace of any registered format, compressed or not.
 pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
-    let (mut input, _compression) = open_input(path)?;
+    let (mut input, _compression) = open_input_with(path, opts.digest)?;
     let head = input.peek(64)?;
     let fmt = match &opts.format {
         Some(name) => formats::by_name(name)?,
@@ -629,6 +634,7 @@ pub fn read_trace(path: &Path, opts: &ReadOptions) -> Result<Trace> {
     if t.is_empty() {
         return Err(Error::format(path, input.line_no(), format!("no accesses: the {} trace is empty", fmt.name)));
     }
+    t.digest = input.finish_digest()?;
     after_read(&mut t, path, opts)?;
     Ok(t)
 }

@@ -47,6 +47,8 @@ impl Trace {
             files: self.files.clone(),
             procs,
             skipped: self.skipped.clone(),
+            // A sample is not the file's content.
+            digest: None,
         }
     }
 }

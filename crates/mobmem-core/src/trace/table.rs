@@ -3,7 +3,7 @@
 //! its field count; blank lines and `#` comments are skipped. Errors name the file and line.
 //! (Page traces, which are large, stream through `formats/csv.rs` instead.)
 
-use super::open_input;
+use super::open_input_with;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,8 @@ pub struct Table {
     rows: Vec<(u64, Vec<String>)>,
     /// Line number after the last line (for "no rows" errors).
     pub end_line: u64,
+    /// SHA-256 (hex) of the file's bytes as they were read.
+    pub digest: String,
 }
 
 /// One data row.
@@ -39,7 +41,7 @@ impl Table {
     /// Reads `path` (a `what`, for messages). `columns` lists each column's accepted names (the
     /// first is the one shown); those in `required` must be present.
     pub fn read(path: &Path, what: &str, columns: &[&[&str]], required: &[usize]) -> Result<Table> {
-        let (mut input, _) = open_input(path)?;
+        let (mut input, _) = open_input_with(path, true)?;
         let Some((_, header)) = input.next_line()? else {
             return Err(Error::format(path, 1, format!("empty {what}: no header line")));
         };
@@ -72,7 +74,9 @@ impl Table {
             }
             rows.push((n, fields));
         }
-        Ok(Table { path: path.to_path_buf(), pos, rows, end_line: input.line_no() })
+        let end_line = input.line_no();
+        let digest = input.finish_digest()?.unwrap_or_default();
+        Ok(Table { path: path.to_path_buf(), pos, rows, end_line, digest })
     }
 
     pub fn has(&self, c: usize) -> bool {

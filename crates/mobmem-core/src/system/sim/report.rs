@@ -164,6 +164,7 @@ impl<P: Policy> Sim<'_, P> {
             },
             usage: r.usage.stats(),
             usage_path: r.usage.path.display().to_string(),
+            usage_sha256: r.usage.digest.clone(),
             meters: self.w.m,
             pages,
             launches: self.w.launches,
