@@ -3,6 +3,9 @@ its own exit code, never a traceback, an abort or a hang; files are checked and 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 import mobmem
@@ -141,3 +144,47 @@ def test_crasher_files_are_refused_from_python_too():
     with pytest.raises(mobmem.TraceFormatError) as e:
         mobmem.Trace.open(kept / "lackey/size-near-2e64.lackey")
     assert e.value.line == 2 and "18446744073709551615" in str(e.value)
+
+
+def _without(modules: list[str], argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``mobmem ARGV`` in a Python where ``modules`` cannot be imported (as if not installed)."""
+    code = (
+        "import sys; sys.modules.update({m: None for m in %r});"
+        " from mobmem.cli import main; sys.exit(main(%r))" % (modules, argv)
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    ("modules", "argv", "needle"),
+    [
+        (["matplotlib"], ["mrc", "-t", SQLITE, "--policy", "lru", "--plot", "OUT.svg"], "matplotlib>=3.8"),
+        (["matplotlib"], ["report", "EXP", "-o", "OUT.html"], "matplotlib>=3.8"),
+        (
+            ["matplotlib"],
+            ["phone-curve", str(DATA / "usage_window_12apps.csv"), "--dram", "1GiB", "--plot", "OUT.png"],
+            "matplotlib>=3.8",
+        ),
+        (["matplotlib"], ["reproduce", "spo-clock", "--report", "OUT.html"], "matplotlib>=3.8"),
+        (["pyarrow"], ["results", "EXP", "--parquet", "OUT.parquet"], "pyarrow>=14"),
+        (["dask", "distributed"], ["sweep", "EXP", "--dask", "local"], "dask[distributed]"),
+    ],
+)
+def test_a_missing_package_is_a_clear_error_before_any_work(tmp_path, modules, argv, needle):
+    exp = write(tmp_path, "e.toml", f'[experiment]\ntrace = "{SQLITE}"\n[axes]\npolicy = ["lru"]\n')
+    argv = [a.replace("OUT", str(tmp_path / "out")).replace("EXP", str(exp)) for a in argv]
+    p = _without(modules, argv)
+    assert p.returncode == 3, p.stderr
+    assert f"pip install '{needle}" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert p.stdout == "", "the work was done before the missing package was found"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["e.toml"]
+
+
+def test_dataframes_without_pandas_are_a_clear_error():
+    code = (
+        "import sys; sys.modules['pandas'] = None; import mobmem\n"
+        f"try:\n    mobmem.compare({SQLITE!r}, policies='lru', memories='5%')\n"
+        "except mobmem.ConfigError as e:\n    print(e.field, e)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.startswith("pandas ") and "pip install 'pandas>=2'" in p.stdout, p

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,54 @@ def test_run_stream_command():
         assert bad.returncode in (2, 3) and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
     missing = cli("run", "-t", str(DATA / "nope.txt"), "--stream")
     assert missing.returncode != 0 and "nope.txt" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_a_pipe_cannot_be_streamed_and_says_so_at_once(tmp_path):
+    # A streamed replay reads its input twice; a FIFO or a pipe on standard input reads once.
+    text = "1 R\n2 W\n3 R\n"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    p = cli("run", "-t", str(fifo), "--memory", "2", "--stream")  # nothing writes to it: no wait
+    assert p.returncode == 4 and str(fifo) in p.stderr and "reads its input twice" in p.stderr, p.stderr
+    p = subprocess.run(
+        [sys.executable, "-m", "mobmem.cli", "run", "-t", "/dev/stdin", "--memory", "2", "--stream"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 4 and "not a regular file" in p.stderr, p.stderr
+    with pytest.raises(mobmem.TraceFormatError, match="reads its input twice"):
+        mobmem.simulate_stream(fifo, memory=2)
+    # Read once (no --stream), standard input is a trace like any other; a file redirected to it
+    # streams, being a file.
+    p = subprocess.run(
+        [sys.executable, "-m", "mobmem.cli", "run", "-t", "/dev/stdin", "--memory", "2", "--json"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0 and json.loads(p.stdout)["meters"]["faults"] == 3, p.stderr
+    f = tmp_path / "t.txt"
+    f.write_text(text)
+    with f.open() as stdin:
+        p = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mobmem.cli",
+                "run",
+                "-t",
+                "/dev/stdin",
+                "--memory",
+                "2",
+                "--stream",
+                "--json",
+            ],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert p.returncode == 0 and json.loads(p.stdout)["meters"]["faults"] == 3, p.stderr

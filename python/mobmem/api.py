@@ -320,7 +320,9 @@ class RunResult(Record):
         return r
 
     def to_pandas(self) -> pd.DataFrame:
-        import pandas as pd
+        from ._optional import need
+
+        pd = need("pandas", "a DataFrame")
 
         return pd.DataFrame([self.row()])
 
@@ -410,7 +412,9 @@ def grid(
     ]
     runs = run_configs(t, cfgs, devices, threads)
     if frame:
-        import pandas as pd
+        from ._optional import need
+
+        pd = need("pandas", "a DataFrame")
 
         return pd.DataFrame([r.row() for r in runs])
     return runs
@@ -460,7 +464,9 @@ def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:
     """:func:`grid` as a pandas DataFrame, one row per run, with ``faults_vs_clock`` and
     ``io_vs_clock`` (ratios to CLOCK at the same size, when CLOCK is in the grid) and
     ``faults_vs_opt`` (ratio to OPT, when OPT is in the grid)."""
-    import pandas as pd
+    from ._optional import need
+
+    pd = need("pandas", "a DataFrame")
 
     runs = grid(trace, **kwargs)
     df = pd.DataFrame([r.row() for r in runs])

@@ -15,6 +15,10 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
     from .cli_phone import _usage
     from .table import num, render
 
+    if args.plot:  # checked before the work, not after it
+        from ._optional import need
+
+        need("matplotlib.pyplot", "--plot")
     overrides = _params(args.set, "--set")
     for flag in ("reserved", "policy", "killer", "storage"):
         v = getattr(args, flag)

@@ -9,7 +9,11 @@ from typing import Any
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from ._optional import need
     from .experiment import load, sweep
+
+    if args.dask:
+        need("dask.distributed", "--dask")
 
     exp = load(args.experiment)
     out = sweep(exp, workers=args.workers, dask=args.dask, progress=not args.quiet)
@@ -24,9 +28,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from ._optional import need
     from .experiment import records, relative
     from .table import num, render
 
+    if args.parquet:  # checked before the work, not after it
+        pd = need("pandas", "--parquet")
+        need("pyarrow", "--parquet")
     extra: list[str] = []
     if args.relative:
         base, _, metric = args.relative.partition(":")
@@ -35,15 +43,6 @@ def cmd_results(args: argparse.Namespace) -> int:
     else:
         recs = records(args.experiment)
     if args.parquet:
-        try:
-            import pandas as pd
-            import pyarrow  # noqa: F401
-        except ImportError:
-            from .errors import ConfigError
-
-            raise ConfigError(
-                "--parquet needs pandas and pyarrow: pip install 'mobmem[parquet]'", "parquet"
-            ) from None
         from .report import html
 
         html.write_via(args.parquet, lambda tmp: pd.DataFrame(recs).to_parquet(tmp))
@@ -94,7 +93,10 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from ._optional import need
     from .report import html
+
+    need("matplotlib.pyplot", "mobmem report")
     from .report.experiment import build
 
     html.write(args.output, build(args.experiment))

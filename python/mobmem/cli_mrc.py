@@ -113,6 +113,10 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     from .errors import ConfigError
     from .table import num, render
 
+    if args.plot:  # checked before the work, not after it
+        from ._optional import need
+
+        need("matplotlib.pyplot", "--plot")
     t = Trace.open(args.trace)
     sample = args.sample is not None or args.sample_size is not None
     if args.check and not sample:

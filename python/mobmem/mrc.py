@@ -47,7 +47,9 @@ class Curve:
         }
 
     def to_pandas(self) -> pd.DataFrame:
-        import pandas as pd
+        from ._optional import need
+
+        pd = need("pandas", "a DataFrame")
 
         return pd.DataFrame({"frames": self.sizes, "faults": self.faults, "miss_ratio": self.miss_ratio})
 

@@ -177,13 +177,17 @@ class PhoneResult(Record):
 
     def to_pandas(self) -> pd.DataFrame:
         """The run as a one-row DataFrame (:meth:`row`; needs pandas)."""
-        import pandas as pd
+        from ._optional import need
+
+        pd = need("pandas", "a DataFrame")
 
         return pd.DataFrame([self.row()])
 
     def launches_frame(self) -> pd.DataFrame:
         """One row per launch (needs pandas)."""
-        import pandas as pd
+        from ._optional import need
+
+        pd = need("pandas", "a DataFrame")
 
         return pd.DataFrame(self.launches)
 
@@ -237,7 +241,9 @@ def phone_grid(
     text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, whole("threads", threads))
     runs = [PhoneResult(d) for d in json.loads(text)]
     if frame:
-        import pandas as pd
+        from ._optional import need
+
+        pd = need("pandas", "a DataFrame")
 
         return pd.DataFrame([r.row() for r in runs])
     return runs

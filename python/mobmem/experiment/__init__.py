@@ -45,7 +45,9 @@ def records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     """An experiment's stored runs as a DataFrame (:func:`records`)."""
-    import pandas as pd
+    from .._optional import need
+
+    pd = need("pandas", "a DataFrame")
 
     return pd.DataFrame(records(path))
 

@@ -112,10 +112,14 @@ def _local(tasks: Iterable[dict[str, Any]], workers: int) -> Iterator[dict[str, 
 
 
 def _dask(tasks: Iterable[dict[str, Any]], address: str, workers: int) -> Iterator[dict[str, Any]]:
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise ConfigError("--dask needs dask[distributed]: pip install 'mobmem[dask]'", "dask") from None
+    from .._optional import need
+
+    distributed = need("dask.distributed", "--dask")
+    Client, LocalCluster, as_completed = (
+        distributed.Client,
+        distributed.LocalCluster,
+        distributed.as_completed,
+    )
     from .worker import die_with_parent, run_task
 
     cluster = (

@@ -40,7 +40,9 @@ def esc(x: Any) -> str:
 
 def figure(fig: Any, caption: str = "") -> str:
     """A matplotlib figure as inline SVG (closed after drawing)."""
-    import matplotlib.pyplot as plt
+    from .._optional import need
+
+    plt = need("matplotlib.pyplot", "drawing figures")
 
     buf = io.StringIO()
     fig.savefig(buf, format="svg")

@@ -19,8 +19,9 @@ IO_PARTS = (
 
 
 def _plt() -> Any:
-    import matplotlib
+    from .._optional import need
 
+    matplotlib = need("matplotlib", "drawing figures")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -23,6 +23,10 @@ REPRODUCTIONS = {
 def run(name: str, args: argparse.Namespace) -> int:
     """Computes reproduction ``name`` and prints its report, or its result as JSON with ``--json``."""
     mod = REPRODUCTIONS[name]
+    if getattr(args, "report", None):  # checked before the work, not after it
+        from .._optional import need
+
+        need("matplotlib.pyplot", "--report")
     if getattr(args, "store", None):
         from ..experiment.runner import stored
 

@@ -39,8 +39,25 @@ pub fn read(path: &Path, opts: &ReadOptions, chunk: usize, drain: &mut Drain<'_>
     Ok((t, n))
 }
 
+/// A streamed replay opens its input twice: it must be a file that reads again from the start.
+/// A pipe, a FIFO or a terminal (`/dev/stdin` on a pipe) reads once: the first pass would take it
+/// all and the second would wait for more forever, or find nothing.
+fn rereadable(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(Error::format(
+        path,
+        0,
+        "not a regular file (a pipe, a FIFO or a device can be read only once), but a streamed replay reads \
+         its input twice: write it to a file first, or replay it without streaming",
+    ))
+}
+
 /// The first pass: ids, per-page columns and statistics, no accesses kept.
 pub fn survey(path: &Path, opts: &ReadOptions, page_size: u64) -> Result<Survey> {
+    rereadable(path)?;
     let mut counts = [0u64; 3];
     let mut per_page: Vec<u64> = Vec::new();
     let mut count = |w: &[u32], _: u64| {

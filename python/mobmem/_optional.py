@@ -1,0 +1,30 @@
+"""Imports of the third-party packages mobmem draws and tabulates with, each with a clear error when
+it is missing: pandas and matplotlib are dependencies of the base install (DataFrames, figures and
+HTML reports are core features), pyarrow and Dask are extras. A broken environment still gets a
+message with the install command (exit code 3), never a traceback."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+#: What to install for each module (a pip requirement).
+INSTALL = {
+    "pandas": "pandas>=2",
+    "matplotlib": "matplotlib>=3.8",
+    "matplotlib.pyplot": "matplotlib>=3.8",
+    "pyarrow": "pyarrow>=14",
+    "dask.distributed": "dask[distributed]>=2024.1",
+}
+
+
+def need(module: str, what: str) -> ModuleType:
+    """``module`` imported, or :class:`~mobmem.ConfigError` saying that ``what`` needs it and how
+    to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        from .errors import ConfigError
+
+        req = INSTALL.get(module, module)
+        raise ConfigError(f"{what} needs {module.split('.')[0]}: pip install '{req}'", module) from None
