@@ -149,8 +149,8 @@ def test_crasher_files_are_refused_from_python_too():
 def _without(modules: list[str], argv: list[str]) -> subprocess.CompletedProcess[str]:
     """``mobmem ARGV`` in a Python where ``modules`` cannot be imported (as if not installed)."""
     code = (
-        "import sys; sys.modules.update({m: None for m in %r});"
-        " from mobmem.cli import main; sys.exit(main(%r))" % (modules, argv)
+        f"import sys; sys.modules.update(dict.fromkeys({modules!r}));"
+        f" from mobmem.cli import main; sys.exit(main({argv!r}))"
     )
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
 

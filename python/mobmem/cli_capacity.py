@@ -16,9 +16,9 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
     from .table import num, render
 
     if args.plot:  # checked before the work, not after it
-        from ._optional import need
+        from ._optional import need as require
 
-        need("matplotlib.pyplot", "--plot")
+        require("matplotlib.pyplot", "--plot")
     overrides = _params(args.set, "--set")
     for flag in ("reserved", "policy", "killer", "storage"):
         v = getattr(args, flag)
