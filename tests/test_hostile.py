@@ -34,6 +34,7 @@ SQLITE = str(DATA / "sqlite_60k.txt.zst")
         (["phone", "tests/data/usage_window_12apps.csv", "--user", "bob"], 3, "no user column"),
         (["phone", "--synthetic", "5,10,1", "--gap", "1e300"], 3, "ten years"),
         (["phone", "--synthetic", "5,10,1", "--gap", "-5"], 3, "gap_s"),
+        (["phone", "--emmc", "random", "--rounds", "1000000000"], 3, "10000000010 launches need"),
         (["stats", "/no/such/trace"], 4, "no such file"),
     ],
 )

@@ -407,3 +407,39 @@ fn slow_foreground_apps_still_advance() {
     let again = lib.run(&j).unwrap();
     assert_eq!(again.meters.touches, fg, "deterministic");
 }
+
+/// A usage CSV of `n` distinct apps, each launched twice (round robin), one a minute.
+fn many_apps(n: usize) -> UsageSpec {
+    let dir = std::env::temp_dir().join(format!("mobmem-many-apps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("apps{n}.csv"));
+    let mut text = String::from("time_s,app\n");
+    for i in 0..2 * n {
+        text.push_str(&format!("{},app{}\n", i * 60, i % n));
+    }
+    std::fs::write(&p, text).unwrap();
+    UsageSpec::File { path: p, user: None }
+}
+
+#[test]
+fn a_launch_costs_the_same_however_many_distinct_apps_the_usage_names() {
+    // Every per-launch step walks the apps alive (a few dozen), not every app ever named, and the
+    // launch history's distances cost O(log launches): eight times the apps, about eight times
+    // the time. (Quadratic per-launch walks made it 60 times or more.) The best of two runs each;
+    // the margin is three times, for a noisy machine.
+    let lib = Library::builtin();
+    let time = |n: usize| {
+        let j = PhoneJob { checks: false, ..job("nexus5", &[], many_apps(n), 1) };
+        (0..2).map(|_| lib.run(&j).unwrap().wall_time_s).fold(f64::INFINITY, f64::min)
+    };
+    let (small, large) = (time(500), time(4000));
+    assert!(large / small < 24.0, "500 apps {small:.3} s, 4000 apps {large:.3} s: {:.1}x", large / small);
+}
+
+#[test]
+fn launches_asked_for_are_checked_against_the_memory_there_is() {
+    let u = UsageSpec::Rounds { apps: None, rounds: 1_000_000_000, random: true, seed: 1, gap_s: 0.0 };
+    let e = Library::builtin().run(&job("gt-i9300", &[], u, 1)).unwrap_err();
+    assert!(matches!(&e, Error::Config { field, .. } if field == "rounds"), "{e}");
+    assert!(e.to_string().contains("10000000010 launches need"), "{e}");
+}

@@ -18,6 +18,7 @@ mod tiered;
 use crate::swap::{Owners, Scope, SwapAdmission};
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
 pub use pages::SwapSemantics;
+pub use pages::Tally;
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
 pub(crate) use run::parallel;
@@ -143,10 +144,18 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`.
-    pub fn with_lifetimes(mut self) -> Self {
+    /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`, tallied at
+    /// `marks` (ticks, ascending): how many lifetimes were at most each.
+    pub fn with_lifetimes(mut self, marks: &[u64]) -> Self {
         let n = self.pages.flags.len();
-        self.pages.life = Some(pages::Lifetimes { born: vec![0; n], ended: Vec::new(), died: Vec::new(), now: 0 });
+        let tally = pages::Tally { within: vec![0; marks.len()], ..Default::default() };
+        self.pages.life = Some(pages::Lifetimes {
+            born: vec![0; n],
+            marks: marks.to_vec(),
+            ended: tally.clone(),
+            died: tally,
+            now: 0,
+        });
         self.pages.note_extras();
         self
     }

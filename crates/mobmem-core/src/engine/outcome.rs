@@ -156,8 +156,8 @@ pub struct Held {
 /// in `ended` (freed: its page was written again, or its owner died) or still `valid`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SwapLifetimes<'a> {
-    pub ended: &'a [u64],
+    pub ended: &'a super::Tally,
     /// Of `ended`, the slots whose owner died.
-    pub died: &'a [u64],
+    pub died: &'a super::Tally,
     pub valid: u64,
 }

@@ -14,8 +14,8 @@ use super::pages::{self, becomes_anon};
 use super::Engine;
 use crate::error::Result;
 use crate::policy::{Access, Policy};
+use crate::swap::history::History;
 use crate::swap::{counts_as_live, OwnerState, Owners, Scope, SHARED};
-use crate::system::history::History;
 use crate::trace::{Op, PageId, ProcTable, Trace};
 
 /// The processes' states over a page trace, applied access by access.

@@ -139,13 +139,35 @@ impl SwapSemantics {
 const NO: u32 = u32::MAX;
 
 /// Swap-entry lifetimes in the caller's ticks: when each page's slot was written, and how long
-/// each freed slot lived (from its write until the page was written again or its owner died).
+/// each freed slot lived (from its write until the page was written again or its owner died),
+/// tallied as they end — so their memory is fixed, however many slots a run writes.
 pub struct Lifetimes {
     pub born: Vec<u64>,
-    pub ended: Vec<u64>,
+    /// Where the tallies count (ticks, ascending): lifetimes at most each mark.
+    pub marks: Vec<u64>,
+    pub ended: Tally,
     /// Of `ended`, those whose owner died (the A2S paper counts only these as invalidated).
-    pub died: Vec<u64>,
+    pub died: Tally,
     pub now: u64,
+}
+
+/// Lifetimes seen: how many, their sum, and how many were at most each mark.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally {
+    pub n: u64,
+    pub sum: u128,
+    pub within: Vec<u64>,
+}
+
+impl Tally {
+    fn add(&mut self, age: u64, marks: &[u64]) {
+        self.n += 1;
+        self.sum += age as u128;
+        let k = marks.partition_point(|&m| m < age);
+        for w in &mut self.within[k..] {
+            *w += 1;
+        }
+    }
 }
 
 /// zram's idle tracking (`/sys/block/zram0/idle`): each copy's last write or read, in marks.
@@ -250,9 +272,9 @@ impl Pages {
     fn slot_freed(&mut self, id: usize, died: bool) {
         if let Some(l) = &mut self.life {
             let age = l.now.saturating_sub(l.born[id]);
-            l.ended.push(age);
+            l.ended.add(age, &l.marks);
             if died {
-                l.died.push(age);
+                l.died.add(age, &l.marks);
             }
         }
         if self.flags[id] & BACKED != 0 {

@@ -3,6 +3,7 @@
 
 pub mod admission;
 pub mod backend;
+pub mod history;
 
 pub use admission::{counts_as_live, OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, SHARED};
 pub use backend::SwapBackend;

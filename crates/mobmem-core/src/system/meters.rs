@@ -4,6 +4,7 @@
 use super::phone::{Layout, Phone};
 use super::usage::UsageStats;
 use crate::device::Device;
+use crate::engine::Tally;
 use crate::meters::Meters;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -193,31 +194,46 @@ pub struct LifetimeSummary {
 /// Where the CDF is given, s: the paper's marks (60, 1,000, 2,000, 4,000) and a few more.
 pub const LIFETIME_POINTS_S: [f64; 9] = [10.0, 60.0, 300.0, 1000.0, 2000.0, 4000.0, 6000.0, 10000.0, 86400.0];
 
+/// The lifetimes (ns) the CDF counts at each of `LIFETIME_POINTS_S`: the longest `v` with
+/// `v × 1e-9 ≤ x` in floating point, for `Engine::with_lifetimes`.
+pub fn lifetime_marks_ns() -> Vec<u64> {
+    LIFETIME_POINTS_S
+        .iter()
+        .map(|&x| {
+            let within = |v: u64| (v as f64) * 1e-9 <= x;
+            let mut v = (x * 1e9) as u64;
+            while !within(v) {
+                v -= 1;
+            }
+            while within(v + 1) {
+                v += 1;
+            }
+            v
+        })
+        .collect()
+}
+
 impl LifetimeSummary {
-    /// From lifetimes in ns (`Engine::lifetimes`): all slots freed, those freed by a death.
-    pub fn new(ended_ns: &[u64], died_ns: &[u64], valid: u64) -> LifetimeSummary {
-        let written = ended_ns.len() as u64 + valid;
-        let cdf = |v: &[u64]| {
-            let mut s = v.to_vec();
-            s.sort_unstable();
+    /// From the engine's tallies in ns at `lifetime_marks_ns` (`Engine::lifetimes`): all slots
+    /// freed, those freed by a death.
+    pub fn new(ended: &Tally, died: &Tally, valid: u64) -> LifetimeSummary {
+        let written = ended.n + valid;
+        let cdf = |t: &Tally| {
             LIFETIME_POINTS_S
                 .iter()
-                .map(|&x| {
-                    let n = s.partition_point(|&v| (v as f64) * 1e-9 <= x);
-                    (x, if written > 0 { n as f64 / written as f64 } else { 0.0 })
-                })
+                .zip(&t.within)
+                .map(|(&x, &n)| (x, if written > 0 { n as f64 / written as f64 } else { 0.0 }))
                 .collect()
         };
-        let s = ended_ns;
-        let mean = (!s.is_empty()).then(|| s.iter().map(|&v| v as f64 * 1e-9).sum::<f64>() / s.len() as f64);
+        let mean = (ended.n > 0).then(|| ended.sum as f64 * 1e-9 / ended.n as f64);
         LifetimeSummary {
             written,
-            ended: s.len() as u64,
+            ended: ended.n,
             valid_at_end: valid,
-            cdf: cdf(ended_ns),
+            cdf: cdf(ended),
             mean_ended_s: mean,
-            died: died_ns.len() as u64,
-            cdf_owner_death: cdf(died_ns),
+            died: died.n,
+            cdf_owner_death: cdf(died),
         }
     }
 }
@@ -226,11 +242,18 @@ impl LifetimeSummary {
 mod tests {
     use super::*;
 
+    /// The engine's tally of lifetimes (ns) at the summary's marks.
+    fn tally(v: &[u64]) -> Tally {
+        let marks = lifetime_marks_ns();
+        let within = marks.iter().map(|&m| v.iter().filter(|&&x| x <= m).count() as u64).collect();
+        Tally { n: v.len() as u64, sum: v.iter().map(|&x| x as u128).sum(), within }
+    }
+
     #[test]
     fn lifetime_cdf_counts_every_slot_written() {
         let s = LifetimeSummary::new(
-            &[5_000_000_000, 59_000_000_000, 61_000_000_000, 5_000_000_000_000],
-            &[59_000_000_000],
+            &tally(&[5_000_000_000, 59_000_000_000, 61_000_000_000, 5_000_000_000_000]),
+            &tally(&[59_000_000_000]),
             6,
         );
         assert_eq!((s.written, s.ended, s.valid_at_end), (10, 4, 6));
@@ -240,6 +263,10 @@ mod tests {
         assert_eq!(s.cdf[7], (10000.0, 0.4));
         assert!(s.cdf.windows(2).all(|w| w[0].1 <= w[1].1));
         assert_eq!((s.died, s.cdf_owner_death[0].1, s.cdf_owner_death[1].1), (1, 0.0, 0.1));
-        assert_eq!(LifetimeSummary::new(&[], &[], 0).cdf[0].1, 0.0);
+        assert_eq!(LifetimeSummary::new(&tally(&[]), &tally(&[]), 0).cdf[0].1, 0.0);
+        // A mark is the longest lifetime whose seconds are at most the point's, as floats count.
+        for (m, x) in lifetime_marks_ns().into_iter().zip(LIFETIME_POINTS_S) {
+            assert!((m as f64) * 1e-9 <= x && ((m + 1) as f64) * 1e-9 > x, "{m} {x}");
+        }
     }
 }

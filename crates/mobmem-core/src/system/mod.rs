@@ -3,7 +3,6 @@
 
 pub mod catalog;
 pub mod cpu;
-pub mod history;
 pub mod job;
 pub mod killer;
 pub mod meters;

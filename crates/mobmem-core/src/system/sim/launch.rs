@@ -74,12 +74,13 @@ impl<P: Policy> Sim<'_, P> {
     /// Runs the background work due up to `until`.
     pub(super) fn background(&mut self, until: f64) -> Result<()> {
         loop {
+            let procs = &self.w.procs;
             let next = self
                 .w
-                .procs
+                .live
                 .iter()
-                .enumerate()
-                .filter(|(i, p)| p.alive && p.period_ns > 0.0 && p.bg_pages > 0 && Some(*i) != self.w.fg)
+                .map(|&i| (i, &procs[i]))
+                .filter(|(i, p)| p.period_ns > 0.0 && p.bg_pages > 0 && Some(*i) != self.w.fg)
                 .map(|(i, p)| (p.next_bg_ns, i))
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let Some((t, pid)) = next else { return Ok(()) };
@@ -149,8 +150,9 @@ impl<P: Policy> Sim<'_, P> {
         let pid = self.app_pid(app);
         self.writeback(start);
         self.background(start)?;
-        for p in &mut self.w.procs {
-            if p.bg_touches + p.bg_pages > self.w.phone.max_bg_touches && p.alive {
+        for &i in &self.w.live {
+            let p = &mut self.w.procs[i];
+            if p.bg_touches + p.bg_pages > self.w.phone.max_bg_touches {
                 p.next_bg_ns = start + p.period_ns;
             }
             p.bg_touches = 0;
@@ -167,6 +169,11 @@ impl<P: Policy> Sim<'_, P> {
             p.alive = true;
             p.last_used_ns = start;
             p.next_bg_ns = start + p.period_ns;
+            p.bg_touches = 0;
+        }
+        if cold {
+            let at = self.w.live.partition_point(|&i| i < pid);
+            self.w.live.insert(at, pid);
         }
         self.reorder();
         if cold {

@@ -22,7 +22,6 @@ mod report;
 mod setup;
 
 use super::catalog::{AppCatalog, AppProfile};
-use super::history::History;
 use super::killer::Killer;
 use super::meters::{LaunchRecord, PhoneResult, SystemMeters};
 use super::phone::{Layout, Phone};
@@ -32,6 +31,7 @@ use crate::device::Catalog;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
+use crate::swap::history::History;
 use crate::trace::gen::Rng;
 use crate::trace::PageSpace;
 use io::{Devices, Stall};
@@ -64,6 +64,9 @@ struct World<'a> {
     killer: Box<dyn Killer>,
     /// System processes first, then one per app of the usage trace (`procs::app_pid`).
     procs: Vec<Proc>,
+    /// The processes alive now, in pid order: what every per-launch step walks, so that its cost
+    /// follows the apps alive (a few dozen at most), not every app the usage trace ever names.
+    live: Vec<usize>,
     profiles: Vec<AppProfile>,
     /// Which apps hold which page ids.
     ranges: Ranges,

@@ -121,10 +121,10 @@ impl Proc {
 impl<P: Policy> Sim<'_, P> {
     pub(super) fn candidates(&self, with_pages: bool) -> Vec<Candidate> {
         self.w
-            .procs
+            .live
             .iter()
-            .enumerate()
-            .filter(|(i, p)| p.alive && !p.persistent() && Some(*i) != self.w.fg)
+            .map(|&i| (i, &self.w.procs[i]))
+            .filter(|(i, p)| !p.persistent() && Some(*i) != self.w.fg)
             .map(|(i, p)| Candidate {
                 pid: i,
                 adj: p.adj,
@@ -154,6 +154,9 @@ impl<P: Policy> Sim<'_, P> {
         let p = &mut self.w.procs[pid];
         p.alive = false;
         p.anon_alloc = 0;
+        if let Ok(at) = self.w.live.binary_search(&pid) {
+            self.w.live.remove(at);
+        }
         let (a0, n) = (p.anon0, p.anon_n);
         let live = self.live_count();
         self.e.change_owners(self.w.index, |o| {
@@ -206,11 +209,9 @@ impl<P: Policy> Sim<'_, P> {
     /// `max_cached` are killed, oldest first.
     pub(super) fn reorder(&mut self) {
         let mut cached: Vec<usize> = Vec::new();
-        for (i, p) in self.w.procs.iter_mut().enumerate() {
+        for &i in &self.w.live {
+            let p = &mut self.w.procs[i];
             let Some(a) = p.app else { continue };
-            if !p.alive {
-                continue;
-            }
             if Some(i) == self.w.fg {
                 p.adj = FOREGROUND_ADJ;
             } else if Some(i) == self.w.prev_fg {
@@ -231,14 +232,16 @@ impl<P: Policy> Sim<'_, P> {
         self.sync_owners();
     }
 
-    /// Tells the swap admission the processes' importance, liveness and launch history, and how
-    /// many apps are alive.
+    /// Tells the swap admission the live processes' importance and launch history, and how many
+    /// apps are alive. A dead process's state is left as its death set it: it holds no anon page
+    /// (`kill` released them), so no admission asks about it.
     pub(super) fn sync_owners(&mut self) {
         let live = self.live_count();
-        let (procs, history) = (&self.w.procs, &self.w.history);
+        let (procs, history, alive) = (&self.w.procs, &self.w.history, &self.w.live);
         self.e.change_owners(self.w.index, |o| {
-            for (s, p) in o.procs.iter_mut().zip(procs) {
-                *s = OwnerState { adj: p.adj, alive: p.alive, reuse: p.app.map(|a| history.reuse(a)) };
+            for &i in alive {
+                let p = &procs[i];
+                o.procs[i] = OwnerState { adj: p.adj, alive: p.alive, reuse: p.app.map(|a| history.reuse(a)) };
             }
             o.live_apps = live;
         });
@@ -246,11 +249,11 @@ impl<P: Policy> Sim<'_, P> {
 
     /// Live apps as Android counts them (the A2S paper's N_live, at most 22 on its phone).
     pub(super) fn live_count(&self) -> u32 {
-        self.w.procs.iter().filter(|p| p.alive && crate::swap::counts_as_live(p.adj)).count() as u32
+        self.w.live.iter().filter(|&&i| crate::swap::counts_as_live(self.w.procs[i].adj)).count() as u32
     }
 
     pub(super) fn live_apps(&self) -> u32 {
-        self.w.procs.iter().filter(|p| p.alive && p.app.is_some()).count() as u32
+        self.w.live.iter().filter(|&&i| self.w.procs[i].app.is_some()).count() as u32
     }
 
     /// Gives a starting app its page ids (`ranges`): when they were another dead app's, that

@@ -43,7 +43,7 @@ impl EngineSpec {
             e = e.with_writeback(every, limit, false);
         }
         // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
-        Ok(e.with_admission(self.admission, self.owners).with_lifetimes())
+        Ok(e.with_admission(self.admission, self.owners).with_lifetimes(&crate::system::meters::lifetime_marks_ns()))
     }
 }
 
@@ -65,6 +65,9 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     if r.usage.launches.is_empty() {
         return Err(Error::config("usage", format!("{}: no launches to replay", r.usage.path.display())));
     }
+    // Each launch leaves a record in the result: bounded by the memory there is, checked first.
+    let launches = r.usage.launches.len() as u64;
+    crate::limits::ensure_fits("usage", "launches", launches, crate::system::usage::BYTES_PER_LAUNCH)?;
     let ps = phone.page_size;
     let profiles: Vec<AppProfile> = r.usage.apps.iter().map(|n| r.apps.get(n)).collect::<Result<_>>()?;
     // A foreground session's touches are its length times the app's rate: bounded per launch.
@@ -155,7 +158,12 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
     let admission = swap::admission::effective(&phone.swap_admission, io.swap.is_some());
     let (admission, _) = swap::admission::build(admission, &phone.swap_admission_params)?;
-    let states = procs.iter().map(|p| OwnerState::new(p.adj, p.alive)).collect();
+    let history = crate::swap::history::History::new(r.usage.apps.len());
+    let states = procs
+        .iter()
+        .map(|p| OwnerState { reuse: p.app.map(|a| history.reuse(a)), ..OwnerState::new(p.adj, p.alive) })
+        .collect();
+    let live = (0..procs.len()).filter(|&i| procs[i].alive).collect();
     let spec = EngineSpec {
         kinds,
         owners: Owners { of_page: pids, procs: states, ..Owners::default() },
@@ -177,11 +185,12 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         layout,
         killer,
         procs,
+        live,
         profiles,
         ranges,
         fg: None,
         prev_fg: None,
-        history: crate::system::history::History::new(r.usage.apps.len()),
+        history,
         io,
         rng: Rng::new(r.seed),
         index: 0,
