@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -30,9 +36,59 @@ def test_a_program_is_captured_with_fetches_loads_and_stores(tmp_path):
     assert again.stats()["instr"] > 0 and again.num_pages == t.num_pages
 
 
-def test_the_programs_exit_status_is_reported():
+def test_the_programs_exit_status_is_reported(tmp_path):
     _, status = capture(["sh", "-c", "exit 3"])
     assert status == 3
+    out = tmp_path / "x.mobt"
+    p = cli("capture", "-o", str(out), "--", "sh", "-c", "exit 3", ok=False)
+    assert p.returncode == 1 and "exit status 3" in p.stdout and out.exists(), p.stderr
+
+
+def test_a_killed_capture_leaves_no_file_and_no_process(tmp_path):
+    # Its temporary folder (TMPDIR points to one of the test's own) and valgrind go with it.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    argv = [
+        sys.executable,
+        "-m",
+        "mobmem.cli",
+        "capture",
+        "-o",
+        str(tmp_path / "c.mobt"),
+        "--",
+        "sleep",
+        "30",
+    ]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def valgrinds() -> list[int]:
+        found = []
+        for d in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                cmd = Path(f"/proc/{d}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"--tool=lackey" in cmd and b"sleep\x0030" in cmd:
+                found.append(int(d))
+        return found
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not valgrinds():
+        time.sleep(0.05)
+    assert valgrinds(), "valgrind never started"
+    time.sleep(0.5)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and valgrinds():
+        time.sleep(0.05)
+    left = valgrinds()
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "valgrind outlived the capture"
+    assert list(tmp.iterdir()) == []
+    assert not (tmp_path / "c.mobt").exists()
 
 
 def test_bad_commands_are_clear_errors(tmp_path, monkeypatch):

@@ -36,6 +36,10 @@ SQLITE = str(DATA / "sqlite_60k.txt.zst")
         (["phone", "--synthetic", "5,10,1", "--gap", "-5"], 3, "gap_s"),
         (["phone", "--emmc", "random", "--rounds", "1000000000"], 3, "10000000010 launches need"),
         (["stats", "/no/such/trace"], 4, "no such file"),
+        (["mrc", "-t", SQLITE, "--points", "1"], 3, "--points: at least 2"),
+        (["mrc", "-t", SQLITE, "--sizes", "0", "--sample", "10%"], 3, "--sizes: at least 1"),
+        (["run", "-t", SQLITE, "--policy", "2q", "--param", "ain_ratio=nan"], 3, "params.ain_ratio: NaN"),
+        (["phone", "tests/data/usage_window_12apps.csv", "--set", "dram=nan"], 3, "dram: NaN"),
     ],
 )
 def test_bad_values_are_errors_with_their_own_exit_code(args, code, needle):
@@ -51,6 +55,17 @@ def test_internal_names_do_not_leak_into_messages(tmp_path):
     )
     p = cli("run", "--config", str(run), ok=False)
     assert p.returncode == 4 and f"{run}:6: sim.swap_size: expected a size" in p.stderr, p.stderr
+    # An integer too large for TOML, and NaN, name their key and value.
+    big = write(
+        tmp_path, "big.toml", f'[trace]\npath = "{SQLITE}"\n\n[sim]\nswap_size = 99999999999999999999\n'
+    )
+    p = cli("run", "--config", str(big), ok=False)
+    assert p.returncode == 4 and f"{big}:5: sim.swap_size: 99999999999999999999 is too large" in p.stderr, (
+        p.stderr
+    )
+    nan = write(tmp_path, "nan.toml", f'[trace]\npath = "{SQLITE}"\n[sim]\nmemory = nan\n')
+    p = cli("run", "--config", str(nan), ok=False)
+    assert p.returncode == 4 and "sim.memory" in p.stderr and "NaN" in p.stderr, p.stderr
     assert "untagged" not in p.stderr and "SizeInput" not in p.stderr
     # Values that reach the core through its JSON arguments: the field, never a JSON position.
     with pytest.raises(mobmem.ConfigError) as e:
@@ -124,6 +139,7 @@ def test_outputs_are_written_whole(tmp_path):
 def test_the_readme_lists_the_exit_codes_the_cli_uses():
     readme = (DATA.parent.parent / "README.md").read_text()
     for code, name in [
+        (cli_mod.EXIT_PROGRAM_FAILED, "captured program"),
         (cli_mod.EXIT_USAGE, "usage error"),
         (cli_mod.EXIT_CONFIG, "ConfigError"),
         (cli_mod.EXIT_INPUT, "TraceFormatError"),

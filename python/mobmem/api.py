@@ -7,51 +7,39 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
-from . import _core
+from . import _args, _core
 from ._record import Record
 from .config import Config
 
 # `typing` is imported for the type checker only: importing it took 5 ms of every command's start.
+# At run time `Any` stands for itself as `object` does, so that `typing.get_type_hints` resolves
+# the annotations (pandas' `pd.DataFrame` only where pandas is imported).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     import pandas as pd
+else:
+    Any = object
 
 PathLike = str | os.PathLike[str]
 
 
-#: Largest whole number the core takes (an unsigned 64-bit count; kept below 2^63 for every field).
-_MAX_WHOLE = 2**63 - 1
-
-
-def whole(field: str, v: Any, minimum: int = 0, maximum: int = _MAX_WHOLE) -> int:
+def whole(field: str, v: Any, minimum: int = 0, maximum: int = _args.MAX_WHOLE) -> int:
     """``v`` as a whole number ≥ ``minimum`` that the core can take, else :class:`ConfigError`
     naming ``field`` (a negative count would otherwise surface as Python's ``OverflowError``)."""
-    from .errors import ConfigError
-
-    if isinstance(v, bool) or not hasattr(v, "__index__"):
-        raise ConfigError(f"{field} must be a whole number, got {v!r}", field)
-    n = int(v.__index__())
-    if not minimum <= n <= maximum:
-        raise ConfigError(f"{field} must be a whole number from {minimum} to {maximum}, got {n}", field)
-    return n
+    return _args.whole(field, v, minimum, maximum)
 
 
 def names(field: str, v: Sequence[Any] | str) -> list[str]:
     """A non-empty list of names from a list or a comma-separated string, else :class:`ConfigError`."""
-    from .errors import ConfigError
-
-    out = _split(v)
-    if not out:
-        raise ConfigError(f"{field}: no value given (got {v!r})", field)
-    return out
+    return _args.names(field, v)
 
 
 def format_for_path(path: PathLike) -> str:
     """The trace format a file name asks for (``x.mobt.zst`` → ``binary``), from the core's
     registry of formats and their extensions."""
-    return _core.format_for_path(os.fspath(path))
+    return _core.format_for_path(_args.path("path", path))
 
 
 class Trace:
@@ -83,8 +71,17 @@ class Trace:
         the default. With ``digest``, the file's bytes are hashed (SHA-256) as they are read:
         :attr:`digest` is the content this trace was read from (a digested trace is never
         mapped)."""
-        side = None if procs is None else os.fspath(procs)
-        return cls(_core.open_trace(os.fspath(path), format, skip_bad_lines, side, map, digest))
+        a = _args
+        return cls(
+            _core.open_trace(
+                a.path("path", path),
+                a.opt_text("format", format),
+                a.flag("skip_bad_lines", skip_bad_lines),
+                a.opt_path("procs", procs),
+                a.flag("map", map),
+                a.flag("digest", digest),
+            )
+        )
 
     @classmethod
     def from_pages(cls, pages: Any, ops: Any = None, name: str = "<memory>") -> Trace:
@@ -96,32 +93,39 @@ class Trace:
 
         from .errors import ConfigError
 
-        n = len(pages)
-        try:
-            if hasattr(pages, "astype"):  # numpy, without importing it
-                if n and pages.min() < 0:
-                    raise ConfigError("pages must be non-negative page numbers", "pages")
-                page_bytes = pages.astype("<u8").tobytes()
-            else:
-                page_bytes = array.array("Q", [int(p) for p in pages]).tobytes()
-        except (OverflowError, TypeError, ValueError) as e:
-            raise ConfigError(
-                f"pages must be non-negative whole page numbers below 2^64: {e}", "pages"
-            ) from None
+        if hasattr(pages, "astype") and hasattr(pages, "dtype"):  # numpy, without importing it
+            if pages.dtype.kind not in "iu":
+                raise ConfigError(f"pages must be whole page numbers, got an array of {pages.dtype}", "pages")
+            if len(pages) and pages.min() < 0:
+                raise ConfigError("pages must be non-negative page numbers", "pages")
+            page_bytes = pages.astype("<u8").tobytes()
+            n = len(pages)
+        else:
+            items = _args.listed("pages", pages)
+            n = len(items)
+            try:
+                page_bytes = array.array(
+                    "Q", [_args.whole("pages", p, 0, 2**64 - 1) for p in items]
+                ).tobytes()
+            except ConfigError as e:
+                raise ConfigError(
+                    f"pages must be whole page numbers from 0 to 2^64 − 1: {e}", "pages"
+                ) from None
         codes = {"I": 0, "R": 1, "W": 2, "i": 0, "r": 1, "w": 2}
         if ops is None:
             op_bytes = bytes([1]) * n
-        elif isinstance(ops, str) or (len(ops) and isinstance(ops[0], str)):
-            try:
-                op_bytes = bytes(codes[o] for o in ops)
-            except KeyError as e:
-                raise ConfigError(f"ops: {e.args[0]!r} is not I, R or W", "ops") from None
         else:
-            try:
-                op_bytes = bytes(int(o) for o in ops)
-            except (ValueError, TypeError) as e:
-                raise ConfigError(f"ops must be codes 0 (I), 1 (R) or 2 (W): {e}", "ops") from None
-        return cls(_core.trace_from_pages(name, page_bytes, op_bytes))
+            op_list = list(ops) if isinstance(ops, str) else _args.listed("ops", ops)
+            if op_list and isinstance(op_list[0], str):
+                try:
+                    op_bytes = bytes(codes[o] for o in op_list)
+                except (KeyError, TypeError):
+                    bad = next(o for o in op_list if not isinstance(o, str) or o not in codes)
+                    raise ConfigError(f"ops: {bad!r} is not I, R or W", "ops") from None
+            else:
+                vals = [_args.whole("ops", o, 0, 2) for o in op_list]
+                op_bytes = bytes(vals)
+        return cls(_core.trace_from_pages(_args.text("name", name), page_bytes, op_bytes))
 
     @classmethod
     def hybrid(
@@ -141,7 +145,7 @@ class Trace:
         are the core's."""
         given = {"workload": workload, "scale": scale, "reuse": reuse, "switch_at": switch_at, "seed": seed}
         params = {k: v for k, v in given.items() if v is not None}
-        return cls(_core.generate_hybrid(json.dumps(params)))
+        return cls(_core.generate_hybrid(_args.to_json(params)))
 
     @classmethod
     def category(
@@ -160,11 +164,11 @@ class Trace:
         are written once, then only read); 0.3 is an assumption, not a measurement."""
         return cls(
             _core.generate_category(
-                name,
+                _args.text("name", name),
                 whole("rounds", rounds, 1, 2**32 - 1),
                 whole("accesses_per_turn", accesses_per_turn, 1),
                 whole("seed", seed),
-                anon_rw_share,
+                _args.number("anon_rw_share", anon_rw_share),
             )
         )
 
@@ -173,6 +177,7 @@ class Trace:
         """A synthetic app-like trace: a preset calibrated to Table 1 of the SPO-CLOCK paper
         (``angrybirds``, ``youtube``, ``chrome``, ``facebook``, ``farmstory``), with any generator
         parameter overridden (``accesses``, ``footprint_pages``, ``seed``, …)."""
+        preset = _args.opt_text("preset", preset)
         base = json.loads(_core.preset_params(preset) if preset else _core.default_gen_params())
         unknown = set(params) - set(base)
         if unknown:
@@ -182,7 +187,7 @@ class Trace:
                 f"unknown generator parameter(s) {sorted(unknown)}; known: {sorted(base)}", "gen"
             )
         base.update(params)
-        return cls(_core.generate(json.dumps(base)))
+        return cls(_core.generate(_args.to_json(base, "gen")))
 
     def __len__(self) -> int:
         return len(self._t)
@@ -216,7 +221,7 @@ class Trace:
 
     def save(self, path: PathLike, format: str | None = None) -> None:
         """Writes the trace (format from the extension unless given; ``.gz``/``.zst`` compress)."""
-        self._t.save(os.fspath(path), format or format_for_path(path))
+        self._t.save(_args.path("path", path), _args.opt_text("format", format) or format_for_path(path))
 
     def __repr__(self) -> str:
         return f"Trace({self.path!r}, format={self.format!r}, accesses={len(self)}, pages={self.num_pages})"
@@ -338,11 +343,13 @@ def _flatten(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:
 
 
 def _as_trace(trace: Trace | PathLike) -> Trace:
-    return trace if isinstance(trace, Trace) else Trace.open(trace)
+    if isinstance(trace, Trace):
+        return trace
+    return Trace.open(_args.path("trace", trace))
 
 
 def _dev(devices: PathLike | None) -> str | None:
-    return None if devices is None else os.fspath(devices)
+    return _args.opt_path("devices", devices)
 
 
 def simulate(
@@ -360,7 +367,7 @@ def simulate(
     device models."""
     t = _as_trace(trace)
     cfg = Config.of(config, **overrides)
-    out = _core.simulate(t._t, json.dumps(cfg.given()), _dev(devices))
+    out = _core.simulate(t._t, _args.to_json(cfg.given()), _dev(devices))
     return RunResult.from_json(out)
 
 
@@ -378,7 +385,11 @@ def simulate_stream(
     For flat runs of policies that need no future (not ``opt``) with swap admission ``all``."""
     cfg = Config.of(config, **overrides)
     out = _core.simulate_stream(
-        os.fspath(path), json.dumps(cfg.given()), _dev(devices), format, skip_bad_lines
+        _args.path("path", path),
+        _args.to_json(cfg.given()),
+        _dev(devices),
+        _args.opt_text("format", format),
+        _args.flag("skip_bad_lines", skip_bad_lines),
     )
     return RunResult.from_json(out)
 
@@ -405,13 +416,14 @@ def grid(
     pols = names("policies", schema()["grid"]["policies"] if policies is None else policies)
     mems = names("memories", schema()["grid"]["memories"] if memories is None else memories)
     base = Config.of(config, **overrides)
+    per = {k: _args.mapping(f"params.{k}", v) for k, v in _args.mapping("params", params).items()}
     cfgs = [
-        base.replace(policy=p, memory=m, **({"params": params[p]} if params and p in params else {})).given()
+        base.replace(policy=p, memory=m, **({"params": per[p]} if p in per else {})).given()
         for p in pols
         for m in mems
     ]
     runs = run_configs(t, cfgs, devices, threads)
-    if frame:
+    if _args.flag("frame", frame):
         from ._optional import need
 
         pd = need("pandas", "a DataFrame")
@@ -431,11 +443,12 @@ def run_configs(
     from .errors import ConfigError
 
     t = _as_trace(trace)
-    if not configs:
+    cfgs = _args.mappings("configs", configs)
+    if not cfgs:
         raise ConfigError("configs: no run given", "configs")
     out = _core.simulate_grid(
         t._t,
-        json.dumps(list(configs)),
+        _args.to_json(cfgs),
         _dev(devices),
         whole("threads", threads),
     )
@@ -454,10 +467,11 @@ def swap_energy(
     """The DR. Swap paper's energy model (eqs. 1–14) of a swap area: ``model`` is
     ``lpddr2-dram``, ``lpddr2-pcm``, ``emmc-inand`` or one defined under ``[energy_models.NAME]``
     in a ``devices`` TOML file; ``swap_size`` in bytes scales DRAM refresh."""
-    dev = None if devices is None else os.fspath(devices)
+    dev = _dev(devices)
     n_rd, n_wr = whole("swap_ins", swap_ins), whole("swap_outs", swap_outs)
     size, page = whole("swap_size", swap_size, 1), whole("page_size", page_size, 1)
-    return json.loads(_core.swap_energy(model, n_rd, n_wr, duration_s, size, page, dev))
+    t = _args.number("duration_s", duration_s)
+    return json.loads(_core.swap_energy(_args.text("model", model), n_rd, n_wr, t, size, page, dev))
 
 
 def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:
@@ -480,12 +494,6 @@ def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:
     return df
 
 
-def _split(v: Sequence[Any] | str) -> list[str]:
-    if isinstance(v, str):
-        return [s.strip() for s in v.split(",") if s.strip()]
-    return [str(x) for x in v]
-
-
 def policies() -> dict[str, str]:
     """Registered flat policies (they also run on tiers): name → description."""
     return dict(_core.policies())
@@ -498,7 +506,7 @@ def hybrid_policies() -> dict[str, str]:
 
 def tiers(devices: PathLike | None = None) -> dict[str, dict[str, Any]]:
     """Memory tier models (``dram``, ``pcm`` presets plus any ``[tiers.NAME]`` of a TOML file)."""
-    return {t["name"]: t for t in json.loads(_core.tiers(None if devices is None else os.fspath(devices)))}
+    return {t["name"]: t for t in json.loads(_core.tiers(_dev(devices)))}
 
 
 def hybrid_workloads() -> dict[str, tuple[int, int, str]]:
@@ -518,7 +526,7 @@ def swap_backends() -> dict[str, str]:
 
 def devices(devices: PathLike | None = None) -> dict[str, dict[str, Any]]:
     """Device models: the presets plus any from a TOML file."""
-    return {d["name"]: d for d in json.loads(_core.devices(None if devices is None else os.fspath(devices)))}
+    return {d["name"]: d for d in json.loads(_core.devices(_dev(devices)))}
 
 
 def presets() -> list[str]:
@@ -528,4 +536,4 @@ def presets() -> list[str]:
 
 def run_file(path: PathLike) -> RunResult:
     """Runs a TOML run file (``[trace]``, ``[sim]``, optional ``[devices.NAME]``)."""
-    return RunResult.from_json(_core.run_file(os.fspath(path)))
+    return RunResult.from_json(_core.run_file(_args.path("path", path)))

@@ -40,12 +40,16 @@ def curve(
     ``cold``, ``cold_share``, ``kills``, ``live_apps_mean``, ``live_apps_max``, ``mean_launch_ms``,
     ``swap_in_pages``, ``flash_write_mb``. ``swaps`` are swap devices (or ``off``); the phone's own
     when not given. Any other phone field may be overridden by keyword."""
+    from . import _args
     from .errors import ConfigError
 
+    phone = _args.text("phone", phone)
+    drams = None if drams is None else _args.names("drams", drams)
+    swaps = None if swaps is None else _args.names("swaps", swaps)
     preset = phones(phones_file).get(phone)
     if preset is None:
         raise ConfigError(f"unknown phone {phone!r}; known: {', '.join(phones(phones_file))}", "phone")
-    reserved = _gib("reserved", overrides.get("reserved", preset["reserved"]))
+    reserved = _gib("reserved", _args.text("reserved", overrides.get("reserved", preset["reserved"])))
     sizes = list(drams) if drams else [d for d in DEFAULT_DRAM if _gib("dram", d) > reserved]
     if not sizes:
         raise ConfigError(f"no DRAM size above {phone}'s reserved {preset['reserved']}", "dram")
@@ -59,7 +63,7 @@ def curve(
             raise ConfigError(f"unknown swap device {s!r}; known: off, {', '.join(sorted(known))}", "swap")
     extra = dict(overrides)
     if swap_size is not None:
-        extra["swap_size"] = swap_size
+        extra["swap_size"] = _args.plain(swap_size, "swap_size")
     grid = [(s, d) for s in settings for d in sizes]
     jobs = [job(usage, phone, seed=seed, dram=d, swap=s, **extra) for s, d in grid]
     runs = phone_grid(jobs, threads=threads, phones=phones_file, apps=apps, devices=devices)

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .errors import MobmemError
@@ -23,7 +23,8 @@ from .errors import MobmemError
 if TYPE_CHECKING:
     from .api import Trace
 
-LACKEY = ("--tool=lackey", "--trace-mem=yes")
+# No gdbserver: it would leave its pipes in the temporary folder were valgrind killed.
+LACKEY = ("--tool=lackey", "--trace-mem=yes", "--vgdb=no")
 
 
 def valgrind() -> str:
@@ -48,6 +49,24 @@ def _unblock(proc: subprocess.Popen[bytes], fifo: str, done: threading.Event) ->
         done.wait(0.05)
 
 
+def _dies_with_parent() -> Callable[[], object] | None:
+    """A function for ``preexec_fn`` that makes the child end with this process (Linux's
+    parent-death signal), resolved before the fork so that the child only makes the call."""
+    import ctypes
+    import signal
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    kill = int(signal.SIGKILL)
+    return lambda: prctl(1, kill, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def _remove(d: str) -> None:
+    shutil.rmtree(d, ignore_errors=True)
+
+
 def capture(cmd: Sequence[str], *, stdout: str | None = None, cwd: str | None = None) -> tuple[Trace, int]:
     """Runs `cmd` under Lackey and returns its trace and the program's exit status. The program's
     standard output goes to `stdout` (a file path) or nowhere; its standard error is inherited."""
@@ -58,37 +77,48 @@ def capture(cmd: Sequence[str], *, stdout: str | None = None, cwd: str | None = 
     if shutil.which(cmd[0]) is None and not os.path.exists(cmd[0]):
         raise MobmemError(f"capture: {cmd[0]!r} is not a program on PATH or a file")
     exe = valgrind()
-    with tempfile.TemporaryDirectory(prefix="mobmem-capture-") as d:
-        fifo = os.path.join(d, "lackey")
+    # The pipe lives in a folder of its own only until both ends are open: then both go, so that
+    # nothing is left behind however this process ends (even by kill -9). The reader reads the
+    # pipe through this process's open descriptor; a valgrind whose reader died gets SIGPIPE.
+    d = tempfile.mkdtemp(prefix="mobmem-capture-")
+    fifo = os.path.join(d, "lackey")
+    out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # closed below
+    fd = -1
+    try:
         os.mkfifo(fifo)
-        out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # closed below
+        proc = subprocess.Popen(
+            [exe, *LACKEY, f"--log-file={fifo}", "--", *cmd],
+            stdout=out,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+            preexec_fn=_dies_with_parent(),
+        )
+        done = threading.Event()
+        threading.Thread(target=_unblock, args=(proc, fifo, done), daemon=True).start()
         try:
-            proc = subprocess.Popen(
-                [exe, *LACKEY, f"--log-file={fifo}", "--", *cmd],
-                stdout=out,
-                stdin=subprocess.DEVNULL,
-                cwd=cwd,
-            )
-            done = threading.Event()
-            threading.Thread(target=_unblock, args=(proc, fifo, done), daemon=True).start()
-            try:
-                # Blocks until valgrind opens the pipe; reads until it closes it at exit.
-                trace = Trace.open(fifo, "lackey")
-            except MobmemError as e:
-                proc.kill()
-                raise MobmemError(
-                    f"capture: {' '.join(cmd)!r} under valgrind (exit status {proc.wait()}): Lackey's output: {e}"
-                ) from None
-            except BaseException:
-                proc.kill()
-                proc.wait()
-                raise
-            finally:
-                done.set()
-            status = proc.wait()
+            # Blocks until valgrind opens the pipe (or has died: `_unblock`).
+            fd = os.open(fifo, os.O_RDONLY)
+            _remove(d)
+            # Reads until valgrind closes it at exit.
+            trace = Trace.open(f"/proc/self/fd/{fd}", "lackey")
+        except MobmemError as e:
+            proc.kill()
+            raise MobmemError(
+                f"capture: {' '.join(cmd)!r} under valgrind (exit status {proc.wait()}): Lackey's output: {e}"
+            ) from None
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
         finally:
-            if stdout and not isinstance(out, int):
-                out.close()
+            done.set()
+        status = proc.wait()
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        _remove(d)
+        if stdout and not isinstance(out, int):
+            out.close()
     if len(trace) == 0:
         raise MobmemError(f"capture: {' '.join(cmd)!r} left no accesses (valgrind exited with {status})")
     return trace, status

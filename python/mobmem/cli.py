@@ -27,12 +27,17 @@ DEMO_TRACE = os.path.join(
 
 
 def _params(items: Sequence[str] | None, flag: str = "--param") -> dict[str, Any]:
-    """KEY=VALUE pairs; values are JSON where they parse as JSON, strings otherwise."""
+    """KEY=VALUE pairs; values are JSON where they parse as JSON, strings otherwise — but ``nan``
+    and ``inf`` are the numbers they name, so that the setting refuses them as numbers ("NaN is not
+    a value any setting takes"), not as a string it did not expect."""
     out: dict[str, Any] = {}
     for it in items or ():
         if "=" not in it:
             raise MobmemError(f"{flag} expects KEY=VALUE, got {it!r}")
         k, v = it.split("=", 1)
+        if v.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            out[k.strip()] = float(v)
+            continue
         try:
             out[k.strip()] = json.loads(v)
         except json.JSONDecodeError:
@@ -340,11 +345,11 @@ def compare_tables(runs, policies: list[str], memories: list[str]) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .api import _split, grid
+    from .api import grid
 
     trace = _open(args)
-    pols = _split(args.policies)
-    mems = _split(args.memory)
+    pols = [x.strip() for x in args.policies.split(",") if x.strip()]
+    mems = [x.strip() for x in args.memory.split(",") if x.strip()]
     runs = grid(
         trace,
         policies=pols,
@@ -433,7 +438,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
         f"{' '.join(cmd)} (exit status {status}) → {args.output} ({fmt}): {num(len(t))} accesses"
         f" (I {num(s['instr'])}, R {num(s['reads'])}, W {num(s['writes'])}), {num(t.num_pages)} pages"
     )
-    return 0 if status == 0 else 1
+    return 0 if status == 0 else EXIT_PROGRAM_FAILED
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
@@ -903,6 +908,7 @@ def _add_listings(sub) -> None:
 
 #: Exit codes, one per kind of failure (the README lists them): a script can tell a mistyped
 #: flag from a bad value, a bad input file, a simulated machine that ran out of memory, and a bug.
+EXIT_PROGRAM_FAILED = 1  # `capture`: the captured program failed (its trace is written all the same)
 EXIT_USAGE = 2  # flags the command line cannot parse (argparse's own code)
 EXIT_CONFIG = 3  # an impossible or unknown value: a size, a device, a policy parameter
 EXIT_INPUT = 4  # a trace or side file that is malformed, corrupt, missing or unreadable

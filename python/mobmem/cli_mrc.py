@@ -117,6 +117,12 @@ def cmd_mrc(args: argparse.Namespace) -> int:
         from ._optional import need
 
         need("matplotlib.pyplot", "--plot")
+    if args.points < 2:
+        raise ConfigError(
+            f"--points: at least 2 sizes (1 frame and the footprint), got {args.points}", "points"
+        )
+    if args.sizes is not None and args.sizes < 1:
+        raise ConfigError(f"--sizes: at least 1 size, got {args.sizes}", "sizes")
     t = Trace.open(args.trace)
     sample = args.sample is not None or args.sample_size is not None
     if args.check and not sample:

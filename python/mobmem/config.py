@@ -14,6 +14,8 @@ from . import _core
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+else:
+    Any = object  # for `typing.get_type_hints` at run time (see api.py)
 
 
 @cache
@@ -51,7 +53,9 @@ class Config(Mapping[str, "Any"]):  # a string: `typing` is not imported at run 
     @classmethod
     def of(cls, config: Config | Mapping[str, Any] | None = None, **overrides: Any) -> Config:
         """``config`` (a Config, a mapping or None) with ``overrides`` on top."""
-        base = dict(config._given) if isinstance(config, Config) else dict(config or {})
+        from ._args import mapping
+
+        base = dict(config._given) if isinstance(config, Config) else mapping("config", config)
         base.update(overrides)
         return cls(**base)
 

@@ -61,10 +61,11 @@ def exact_policies() -> list[str]:
 
 def curve(trace: Any, policy: str = "lru") -> Curve:
     """``policy``'s exact curve on ``trace`` (a :class:`mobmem.Trace` or a path)."""
+    from ._args import text
     from .api import _as_trace
 
     t = _as_trace(trace)
-    d = json.loads(_core.mrc(t._t, policy))
+    d = json.loads(_core.mrc(t._t, text("policy", policy)))
     return Curve(policy, d["accesses"], d["cold"], d["sizes"], d["faults"])
 
 
@@ -92,7 +93,9 @@ class Estimate:
         else:
             truth = list(exact)
         if len(truth) != len(self.sizes):
-            raise ValueError(f"{len(truth)} exact values for {len(self.sizes)} sizes")
+            from .errors import ConfigError
+
+            raise ConfigError(f"{len(truth)} exact values for {len(self.sizes)} sizes", "exact")
         return [abs(m - e) for m, e in zip(self.miss_ratio, truth, strict=True)]
 
     def mean_abs_error(self, exact: Curve | Sequence[float]) -> float:
@@ -105,6 +108,9 @@ class Estimate:
 
 def grid(footprint: int, points: int = 20) -> list[int]:
     """``points`` evenly spaced sizes up to the footprint (the sizes of an exact sweep)."""
+    from ._args import whole
+
+    footprint, points = whole("footprint", footprint), whole("points", points, 1, 1 << 20)
     return sorted({max(1, round(footprint * k / points)) for k in range(1, points + 1)})
 
 
@@ -132,6 +138,7 @@ def sampled(
     :func:`mobmem.simulate`."""
     import time
 
+    from . import _args
     from .api import Config, _as_trace, _dev, whole
     from .errors import ConfigError
 
@@ -139,19 +146,19 @@ def sampled(
         raise ConfigError("give a sampling rate or a sample size, not both", "sample")
     t = _as_trace(trace)
     cfg = Config.of(config, policy=policy, **overrides)
-    m = method or "mini"
-    pts = grid(t.num_pages) if sizes is None else [whole("sizes", s, 1) for s in sizes]
+    m = _args.opt_text("method", method) or "mini"
+    pts = grid(t.num_pages) if sizes is None else [whole("sizes", s, 1) for s in _args.listed("sizes", sizes)]
     size = None if sample_size is None else whole("sample_size", sample_size, 1)
     start = time.perf_counter()
     out = _core.mrc_sampled(
         t._t,
         m,
-        json.dumps(cfg.given()),
+        _args.to_json(cfg.given()),
         pts,
-        rate=None if rate is None else float(rate),
+        rate=None if rate is None else _args.number("rate", rate),
         sample_size=size,
         seed=whole("seed", seed),
-        adjust=bool(adjust),
+        adjust=_args.flag("adjust", adjust),
         threads=whole("threads", threads),
         devices=_dev(devices),
     )

@@ -8,7 +8,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
-from . import _core
+from . import _args, _core
 from ._record import Record
 
 # `typing` is imported for the type checker only: importing it took 5 ms of every command's start.
@@ -17,13 +17,15 @@ if TYPE_CHECKING:
     from typing import Any
 
     import pandas as pd
+else:
+    Any = object  # for `typing.get_type_hints` at run time (see api.py)
 
 PathLike = str | os.PathLike[str]
 
 
 def usage_file(path: PathLike, user: str | None = None) -> dict[str, Any]:
     """A usage CSV (``time_s,app`` or ``timestamp_seconds,app[,user]``)."""
-    return {"kind": "file", "path": os.fspath(path), "user": user}
+    return {"kind": "file", "path": _args.path("path", path), "user": _args.opt_text("user", user)}
 
 
 def rounds(
@@ -37,11 +39,11 @@ def rounds(
     random); ``gap_s = 0`` launches the next app as soon as the previous one has loaded."""
     return {
         "kind": "rounds",
-        "apps": list(apps) if apps is not None else None,
-        "rounds": rounds,
-        "random": random,
-        "seed": seed,
-        "gap_s": gap_s,
+        "apps": None if apps is None else [_args.text("apps", a) for a in _args.listed("apps", apps)],
+        "rounds": _args.whole("rounds", rounds, 0, 2**32 - 1),
+        "random": _args.flag("random", random),
+        "seed": _args.whole("seed", seed),
+        "gap_s": _args.number("gap_s", gap_s),
     }
 
 
@@ -49,11 +51,11 @@ def synthetic(apps: int, launches: int, reuse: float, seed: int = 0, gap_s: floa
     """A2S-style usage: ``apps`` distinct apps, average reuse distance ``reuse`` (distinct apps)."""
     return {
         "kind": "synthetic",
-        "apps": apps,
-        "launches": launches,
-        "reuse": reuse,
-        "seed": seed,
-        "gap_s": gap_s,
+        "apps": _args.whole("apps", apps, 0, 2**32 - 1),
+        "launches": _args.whole("launches", launches, 0, 2**32 - 1),
+        "reuse": _args.number("reuse", reuse),
+        "seed": _args.whole("seed", seed),
+        "gap_s": _args.number("gap_s", gap_s),
     }
 
 
@@ -63,8 +65,10 @@ EMMC_APPS: tuple[str, ...] = tuple(json.loads(_core.usage(json.dumps(rounds(roun
 
 def _spec(usage: Mapping[str, Any] | PathLike) -> dict[str, Any]:
     if isinstance(usage, Mapping):
-        return dict(usage)
-    return usage_file(usage)
+        return _args.mapping("usage", usage)
+    if isinstance(usage, str | os.PathLike) and not isinstance(usage, bytes):
+        return usage_file(_args.path("usage", usage))
+    raise _args.error("usage", "a usage file's path or a spec (usage_file, rounds, synthetic)", usage)
 
 
 class PhoneResult(Record):
@@ -219,7 +223,13 @@ def job(
     **overrides: Any,
 ) -> dict[str, Any]:
     """One job for :func:`phone_grid`."""
-    return {"phone": phone, "overrides": overrides, "usage": _spec(usage), "seed": seed, "checks": checks}
+    return {
+        "phone": _args.text("phone", phone),
+        "overrides": _args.plain(dict(overrides)),
+        "usage": _spec(usage),
+        "seed": _args.whole("seed", seed),
+        "checks": _args.flag("checks", checks),
+    }
 
 
 def phone_grid(
@@ -236,11 +246,14 @@ def phone_grid(
     from .api import whole
     from .errors import ConfigError
 
-    if not jobs:
+    js = _args.mappings("jobs", jobs)
+    if not js:
         raise ConfigError("jobs: no job given", "jobs")
-    text = _core.simulate_phones(json.dumps(list(jobs)), phones, apps, devices, whole("threads", threads))
+    a = _args
+    files = (a.opt_path("phones", phones), a.opt_path("apps", apps), a.opt_path("devices", devices))
+    text = _core.simulate_phones(a.to_json(js), *files, whole("threads", threads))
     runs = [PhoneResult(d) for d in json.loads(text)]
-    if frame:
+    if a.flag("frame", frame):
         from ._optional import need
 
         pd = need("pandas", "a DataFrame")
@@ -251,12 +264,12 @@ def phone_grid(
 
 def phones(phones: PathLike | None = None) -> dict[str, dict[str, Any]]:
     """Phone presets, resolved."""
-    return json.loads(_core.phones(phones))
+    return json.loads(_core.phones(_args.opt_path("phones", phones)))
 
 
 def apps(apps: PathLike | None = None) -> list[dict[str, Any]]:
     """The app catalog, every app resolved (with where its numbers come from)."""
-    return json.loads(_core.apps(apps))
+    return json.loads(_core.apps(_args.opt_path("apps", apps)))
 
 
 def killers() -> dict[str, str]:
@@ -271,4 +284,4 @@ def swap_admissions() -> dict[str, str]:
 
 def usage(spec: Mapping[str, Any] | PathLike) -> dict[str, Any]:
     """A usage trace loaded: apps, launches (time_s, app index), statistics."""
-    return json.loads(_core.usage(json.dumps(_spec(spec))))
+    return json.loads(_core.usage(_args.to_json(_spec(spec))))

@@ -48,7 +48,7 @@ impl Error {
 
     /// A TOML parse error of `text` (read from `path`), with the line it points at.
     pub fn toml(path: &Path, text: &str, e: toml::de::Error) -> Self {
-        Error::format(path, line_of(text, e.span()), e.message().trim().to_string())
+        Error::format(path, line_of(text, e.span()), keyed(text, e.span(), ".", e.message().trim()))
     }
 
     /// Wraps an I/O error; a missing file becomes `NotFound`, and a compressed stream that ends
@@ -74,9 +74,44 @@ pub fn from_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Res
         let key = e.path().to_string();
         let inner = e.into_inner();
         let line = line_of(text, inner.span());
-        let msg = inner.message().trim();
-        Error::format(path, line, if key == "." { msg.to_string() } else { format!("{key}: {msg}") })
+        Error::format(path, line, keyed(text, inner.span(), &key, inner.message().trim()))
     })
+}
+
+/// A TOML error's message with the key's path in front. Errors the parser finds before any key is
+/// known (`key == "."`: a number too large for TOML's 64-bit integers) take it from the
+/// `key = value` line the error points at and its table header, with the value.
+fn keyed(text: &str, span: Option<std::ops::Range<usize>>, key: &str, msg: &str) -> String {
+    if key != "." {
+        return format!("{key}: {msg}");
+    }
+    match span.and_then(|s| key_at(text, s.start)) {
+        Some((k, v)) if msg.contains("too large") => {
+            format!("{k}: {v} is too large (a TOML integer is at most {})", i64::MAX)
+        }
+        Some((k, _)) => format!("{k}: {msg}"),
+        None => msg.to_string(),
+    }
+}
+
+/// The dotted key of the `key = value` line byte `at` is on, under its `[table]` header, and the
+/// value's text.
+fn key_at(text: &str, at: usize) -> Option<(String, String)> {
+    let b = text.as_bytes();
+    let at = at.min(b.len());
+    let start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let end = b[at..].iter().position(|&c| c == b'\n').map_or(b.len(), |i| at + i);
+    let line = std::str::from_utf8(&b[start..end]).ok()?;
+    let (k, v) = line.split_once('=')?;
+    let k = k.trim().trim_matches('"');
+    if k.is_empty() || k.starts_with('[') {
+        return None;
+    }
+    let before = std::str::from_utf8(&b[..start]).ok()?;
+    let table = before.lines().rev().map(str::trim).find(|l| l.starts_with('['));
+    let table = table.map(|h| h.trim_matches(|c| c == '[' || c == ']').trim()).filter(|t| !t.is_empty());
+    let value = v.split('#').next().unwrap_or("").trim().to_string();
+    Some((table.map_or_else(|| k.to_string(), |t| format!("{t}.{k}")), value))
 }
 
 /// Parses a JSON document the binding built from a caller's arguments (not a file anyone wrote):
@@ -95,4 +130,29 @@ pub fn from_json<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Resu
         let msg = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m).to_string();
         Error::config(if key == "." || key.starts_with('[') { what.to_string() } else { key }, msg)
     })
+}
+
+#[cfg(test)]
+mod toml_key_tests {
+    use super::*;
+
+    #[test]
+    fn a_number_too_large_for_toml_names_its_key_and_value() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Sim {
+            swap_size: Option<u64>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct File {
+            sim: Sim,
+        }
+        let text = "# a run\n[sim]\nswap_size = 99999999999999999999 # bytes\n";
+        let e = from_toml::<File>(Path::new("r.toml"), text).unwrap_err().to_string();
+        assert!(e.contains("r.toml:3"), "{e}");
+        assert!(e.contains("sim.swap_size: 99999999999999999999 is too large"), "{e}");
+        let e = Error::toml(Path::new("p.toml"), text, toml::from_str::<toml::Table>(text).unwrap_err()).to_string();
+        assert!(e.contains("sim.swap_size: 99999999999999999999 is too large"), "{e}");
+    }
 }

@@ -56,7 +56,10 @@ def relative(path: str | os.PathLike[str], baseline: str, metric: str) -> list[d
     """The stored runs with ``METRIC / BASELINE``: each run's ``metric`` over that of the run with
     the same axes but the baseline's values (``[baselines]`` in the experiment file); None where
     that run is not stored or its value is 0."""
+    from .._args import text
+
     exp = load(path)
+    baseline, metric = text("baseline", baseline), text("metric", metric)
     if baseline not in exp.baselines:
         from ..errors import ConfigError
 

@@ -125,7 +125,12 @@ def _dask(tasks: Iterable[dict[str, Any]], address: str, workers: int) -> Iterat
     cluster = (
         LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) if address == "local" else None
     )
-    client = Client(cluster if cluster is not None else address)
+    try:
+        client = Client(cluster if cluster is not None else address, timeout="20s")
+    except (OSError, ValueError, TimeoutError) as e:
+        if cluster is not None:
+            cluster.close()
+        raise MobmemIOError(f"--dask {address}: cannot reach a Dask scheduler there ({e})") from None
     try:
         if cluster is not None:
             # The local cluster's workers are this process's children: they end with it.
@@ -171,6 +176,8 @@ def sweep(
     workers = whole("workers", workers)
     if dask is not None and not isinstance(dask, str):
         raise ConfigError(f"dask: 'local' or a scheduler address, got {dask!r}", "dask")
+    if not (progress is None or isinstance(progress, bool) or hasattr(progress, "write")):
+        raise ConfigError(f"progress: True, False or a stream to write to, got {progress!r}", "progress")
     runs = exp.runs
     store = Store(exp.store)
     try:

@@ -256,9 +256,9 @@ def _sources(raw: dict[str, Any], path: Path) -> tuple[str, list[str], list[str]
 
 def load(path: str | os.PathLike[str]) -> Experiment:
     """Reads an experiment file and plans its runs (``Experiment.runs``)."""
-    if not isinstance(path, str | os.PathLike):
-        raise ConfigError(f"experiment: a path to an experiment file, got {path!r}", "experiment")
-    p = Path(path)
+    from .._args import path as a_path
+
+    p = Path(a_path("experiment", path))
     if not p.is_file():
         raise TraceNotFoundError(f"{p}: no such experiment file", str(p))
     try:

@@ -52,7 +52,7 @@ def run(name: str, args: argparse.Namespace) -> int:
 def _parser(name: str) -> argparse.ArgumentParser:
     from ..errors import ConfigError
 
-    if name not in REPRODUCTIONS:
+    if not isinstance(name, str) or name not in REPRODUCTIONS:
         raise ConfigError(f"unknown reproduction {name!r}; known: {', '.join(REPRODUCTIONS)}", "name")
     p = argparse.ArgumentParser(prog=f"mobmem reproduce {name}")
     REPRODUCTIONS[name].add_arguments(p)
