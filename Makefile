@@ -55,26 +55,29 @@ test: install test-rust test-python
 lint: install
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests bench captures
-	$(BIN)/ruff format --check python tests bench captures
+	$(BIN)/ruff check python tests bench captures fuzz
+	$(BIN)/ruff format --check python tests bench captures fuzz
 	$(BIN)/mypy
 	$(BIN)/python -m mypy.stubtest mobmem._core --allowlist python/stubtest-allowlist.txt
 
 fmt: $(STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests bench captures
-	$(BIN)/ruff check --fix python tests bench captures
+	$(BIN)/ruff format python tests bench captures fuzz
+	$(BIN)/ruff check --fix python tests bench captures fuzz
 
 # The fuzzing harness (docs/RELIABILITY.md): mutated inputs for every reader, in workers limited to
-# 1 GiB and 10 s each, built with overflow checks (profile fuzz); failures are kept in
-# tests/data/fuzz/ (replayed by `make test`).
+# 1 GiB and 10 s each, built with overflow checks (profile fuzz); then its Python side (fuzz/pyfuzz.py:
+# experiment files, results stores, usage files through `phone`, the Python API), each command
+# limited to 2 GiB and 30 s. Failures are kept in tests/data/fuzz/ (replayed by `make test`).
 FUZZ_SECONDS ?= 1800
-fuzz:
+fuzz: install
 	cargo run -p mobmem-fuzz --profile fuzz --quiet -- run --seconds $(FUZZ_SECONDS) --jobs 2 --corpus tests/data/fuzz --out tests/data/fuzz
+	$(BIN)/python fuzz/pyfuzz.py run --seconds $(FUZZ_SECONDS) --jobs 2 --corpus tests/data/fuzz --out tests/data/fuzz
 
-# A short run for CI: under a minute, failures printed (and the run fails).
-fuzz-smoke:
+# A short run for CI: under two minutes, failures printed (and the run fails).
+fuzz-smoke: install
 	cargo run -p mobmem-fuzz --profile fuzz --quiet -- run --seconds 45 --jobs 2 --seed 1 --corpus tests/data/fuzz
+	$(BIN)/python fuzz/pyfuzz.py run --seconds 45 --jobs 2 --seed 1 --corpus tests/data/fuzz
 
 bench: install
 	$(BIN)/python bench/bench.py

@@ -6,10 +6,12 @@ every public function from hostile values mixed with valid ones."""
 from __future__ import annotations
 
 import math
+import os
 import typing
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -188,7 +190,16 @@ def test_every_public_function_answers_or_raises_a_mobmem_error(name, files):
             return [{**j, "usage": ph.usage_file(files["USAGE"])} for j in v]
         return v
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    # The fuzzing harness (fuzz/pyfuzz.py, target `api`) runs this with more examples and a seed.
+    examples = int(os.environ.get("MOBMEM_API_EXAMPLES", "60"))
+    seed = os.environ.get("MOBMEM_API_SEED")
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=seed is None,
+    )
     @given(args(valid))
     def check(kwargs: dict[str, Any]) -> None:
         kwargs = {k: real(v) for k, v in kwargs.items()}
@@ -202,6 +213,8 @@ def test_every_public_function_answers_or_raises_a_mobmem_error(name, files):
                 return
             raise
 
+    if seed is not None:
+        check = hypothesis.seed(int(seed))(check)
     check()
 
 

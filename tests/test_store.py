@@ -97,6 +97,18 @@ def test_a_hostile_row_is_an_error_naming_the_store_and_the_row(swept, tmp_path,
     assert "NaN" not in res.stdout
 
 
+def test_a_row_changed_but_still_well_formed_is_caught_by_its_seal(swept, tmp_path):
+    # A flipped digit of a meter still reads as a run: the row's seal does not match it.
+    with sqlite3.connect(swept.with_suffix(".results.sqlite")) as db:
+        row = db.execute("SELECT row FROM runs WHERE rowid = 1").fetchone()[0]
+    meters = json.loads(row)
+    meters["faults"] += 1
+    p = _damaged(swept, tmp_path, "UPDATE runs SET row = ? WHERE rowid = 1", (json.dumps(meters),))
+    for args in (["results", str(p), "--json"], ["sweep", str(p), "--quiet"]):
+        e = cli(*args, ok=False)
+        assert e.returncode == 4 and "row 1" in e.stderr and "do not match their seal" in e.stderr, e.stderr
+
+
 def test_a_hostile_row_stops_a_reproduction_through_the_store(tmp_path):
     trace = mobmem.Trace.open(SQLITE)
     path = tmp_path / "rep.sqlite"

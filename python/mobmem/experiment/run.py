@@ -7,6 +7,7 @@ out, a few per worker at a time, and what is stored is looked up in batches."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from array import array
@@ -35,6 +36,8 @@ _ERRORS: dict[str, type[MobmemError]] = {
 }
 #: Runs handed out per worker ahead of the one it runs.
 AHEAD = 3
+#: What `--dask` takes: a local cluster, or a scheduler's address (Dask's protocols).
+_ADDRESS = re.compile(r"local|((tcp|tls|inproc|ucx|ws|wss)://)?[\w.\-\[\]:]*[\w\]]:\d{1,5}")
 
 
 class Progress:
@@ -127,7 +130,8 @@ def _dask(tasks: Iterable[dict[str, Any]], address: str, workers: int) -> Iterat
     )
     try:
         client = Client(cluster if cluster is not None else address, timeout="20s")
-    except (OSError, ValueError, TimeoutError) as e:
+    except (OSError, ValueError, TimeoutError, AssertionError) as e:
+        # (AssertionError: what distributed's loop runner raises when the connection fails early.)
         if cluster is not None:
             cluster.close()
         raise MobmemIOError(f"--dask {address}: cannot reach a Dask scheduler there ({e})") from None
@@ -174,8 +178,10 @@ def sweep(
     if not isinstance(exp, Experiment):
         raise ConfigError(f"sweep: an Experiment (from experiment.load), got {exp!r}", "experiment")
     workers = whole("workers", workers)
-    if dask is not None and not isinstance(dask, str):
-        raise ConfigError(f"dask: 'local' or a scheduler address, got {dask!r}", "dask")
+    if dask is not None and not (isinstance(dask, str) and _ADDRESS.fullmatch(dask)):
+        raise ConfigError(
+            f"dask: 'local' or a scheduler's address (tcp://host:8786, host:8786), got {dask!r}", "dask"
+        )
     if not (progress is None or isinstance(progress, bool) or hasattr(progress, "write")):
         raise ConfigError(f"progress: True, False or a stream to write to, got {progress!r}", "progress")
     runs = exp.runs

@@ -250,7 +250,7 @@ def _sources(raw: dict[str, Any], path: Path) -> tuple[str, list[str], list[str]
         if real in seen:
             raise _fail(path, f"experiment.{key}: {seen[real]!r} and {s!r} are the same file")
         seen[real] = s
-        out.append(str(p))
+        out.append(os.path.abspath(p))
     return kind, out, list(items)
 
 

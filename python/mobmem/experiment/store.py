@@ -9,8 +9,9 @@ would need a file per run to get the same; DuckDB is a wheel more for no gain he
 What is trusted, and what is not: a file is taken for a store only when it has this module's
 tables and marks (checked read-only: a SQLite file that is something else is refused and left as
 it was), and every row is checked as it is read — each column of its type, each JSON column an
-object with no NaN or infinity, nesting bounded — so a damaged or hostile row is an error naming
-the store and the row, never a traceback and never a run taken as done. ``results`` and ``report``
+object with no NaN or infinity, nesting bounded, and the whole row matching its seal (a SHA-256 of
+its columns written with it) — so a damaged or hostile row is an error naming the store and the
+row, never a traceback and never a run taken as done. ``results`` and ``report``
 open the store read-only (a read-only store still reads).
 """
 
@@ -44,6 +45,7 @@ COLUMNS = (
     "version",
     "wall_s",
     "finished",
+    "seal",
 )
 _JSON = ("axes", "config", "resolved", "row")
 _TEXT = ("key", "experiment", "kind", "source", "digest", "version")
@@ -61,7 +63,8 @@ CREATE TABLE runs (
     row TEXT NOT NULL,
     version TEXT NOT NULL,
     wall_s REAL NOT NULL,
-    finished REAL NOT NULL
+    finished REAL NOT NULL,
+    seal TEXT NOT NULL
 );
 """
 _KEY = re.compile(r"[0-9a-f]{64}")
@@ -83,6 +86,15 @@ def _depth(v: Any, limit: int) -> int:
     if isinstance(v, list):
         return 1 + max((_depth(x, limit - 1) for x in v), default=0)
     return 0
+
+
+def seal(values: tuple[Any, ...]) -> str:
+    """SHA-256 over a row's columns as stored: a row changed by a flipped byte that still reads as
+    a run (a digit of a meter) no longer matches it."""
+    import hashlib
+
+    text = json.dumps([repr(v) if isinstance(v, float) else v for v in values])
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def encode(v: Any) -> str:
@@ -113,8 +125,10 @@ class Store:
                         "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("schema", str(SCHEMA))]
                     )
                 return
-            if not self.path.is_file():
+            if not self.path.exists():
                 raise MobmemIOError(f"{self.path}: no such results store")
+            if not self.path.is_file():
+                raise MobmemIOError(f"{self.path}: not a file, so not a results store")
             # Checked read-only first: a file that is not a store is never written to.
             self.db = self._open_readonly()
             self._check()
@@ -122,10 +136,12 @@ class Store:
                 self.db.close()
                 self.db = sqlite3.connect(self.path, timeout=30.0)
                 self._pragmas()
-        except sqlite3.Error as e:
+        except (sqlite3.Error, UnicodeDecodeError) as e:
+            # A damaged schema's text may not even decode (SQLite's message quotes it).
             raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
 
     def _pragmas(self) -> None:
+        self.db.text_factory = _text
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
 
@@ -133,6 +149,7 @@ class Store:
         uri = self.path.resolve().as_uri()
         try:
             db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0)
+            db.text_factory = _text
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return db
         except sqlite3.OperationalError as first:
@@ -146,6 +163,7 @@ class Store:
                     " open it once where it can be written"
                 ) from None
             db = sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=30.0)
+            db.text_factory = _text
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return db
 
@@ -192,6 +210,7 @@ class Store:
             float(rec["wall_s"]),
             time.time(),
         )
+        values = (*values, seal(values))
         try:
             with self.db:
                 cur = self.db.execute(
@@ -245,7 +264,11 @@ class Store:
         def bad(what: str) -> MobmemIOError:
             return MobmemIOError(f"{self.path}: {name} is damaged: {what}")
 
-        for c in _TEXT:
+        for c in (*_TEXT, "seal", *_JSON):
+            v = rec[c]
+            if isinstance(v, str) and not v.isascii() and _undecodable(v):
+                raise bad(f"{c} is not UTF-8 text")
+        for c in (*_TEXT, "seal"):
             if not isinstance(rec[c], str):
                 raise bad(f"{c} is {_kind(rec[c])}, not text")
         if not _KEY.fullmatch(key):
@@ -275,16 +298,32 @@ class Store:
             for k, v in rec["row"].items():
                 if isinstance(v, dict | list):
                     raise bad(f"meter {k[:80]!r} is {_kind(v)}, not a value")
+        if rec["seal"] != seal(tuple(vals[:-1])):
+            raise bad("its contents do not match their seal (changed since the run was stored)")
         return rec
 
     def _query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             return self.db.execute(sql, tuple(args)).fetchall()
-        except sqlite3.Error as e:
+        except (sqlite3.Error, UnicodeDecodeError) as e:
             raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
 
     def close(self) -> None:
         self.db.close()
+
+
+def _text(b: bytes) -> str:
+    """A TEXT value as stored; bytes that are not UTF-8 are kept as escapes (and then found to be
+    no run's text: the row is reported damaged) rather than failing the read itself."""
+    return b.decode("utf-8", "surrogateescape")
+
+
+def _undecodable(v: str) -> bool:
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _batches(keys: Iterable[str]) -> Iterable[list[str]]:

@@ -61,7 +61,9 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
 
             t = _trace(task["source"])
             r = run_configs(t, [task["config"]], threads=1)[0]
-            row, resolved, digest = r.row(), r.config, t.digest
+            # The trace as the experiment names it (where this process opened it is no part of
+            # the result, and differs from machine to machine).
+            row, resolved, digest = {**r.row(), "trace": task["name"]}, r.config, t.digest
         else:
             from ..phone import job, phone_grid, usage_file
 
