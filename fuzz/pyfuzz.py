@@ -247,7 +247,7 @@ def mutate_store(b: bytes, rng: random.Random, work: Path) -> bytes:
                 db.execute(stmt, args)
         db.close()
         return path.read_bytes()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
         return b
     finally:
         for f in work.glob("mut.sqlite*"):
