@@ -438,3 +438,15 @@ def test_killing_a_sweep_kills_its_workers(tmp_path):
     for w in left:
         os.kill(w, signal.SIGKILL)
     assert not left, f"workers {left} outlived their sweep"
+
+
+def test_another_build_of_mobmem_never_reuses_a_stored_run(tmp_path, monkeypatch):
+    from mobmem.experiment import spec
+
+    p = experiment(tmp_path, '[axes]\npolicy = ["lru"]\nmemory = ["5%", "10%"]\n')
+    assert sweep(load(p), workers=1, progress=False)["ran"] == 2
+    assert spec.build().startswith(mobmem.__version__ + "+")
+    # The same release number, other code (an engine fix): the runs are made again.
+    monkeypatch.setattr(spec, "build", lambda: mobmem.__version__ + "+another")
+    again = sweep(load(p), workers=1, progress=False)
+    assert again["stored_before"] == 0 and again["ran"] == 2

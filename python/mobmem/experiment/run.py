@@ -172,8 +172,8 @@ def sweep(
 ) -> dict[str, Any]:
     """Runs what the store lacks; returns how many runs there are, were stored before, ran now,
     and how many the store holds at the end (counted there, never assumed)."""
-    from .. import __version__
     from ..api import whole
+    from .spec import build
 
     if not isinstance(exp, Experiment):
         raise ConfigError(f"sweep: an Experiment (from experiment.load), got {exp!r}", "experiment")
@@ -225,7 +225,7 @@ def sweep(
                     "config": run.config,
                     "resolved": res["resolved"],
                     "row": res["row"],
-                    "version": __version__,
+                    "version": build(),
                     "wall_s": res["wall_s"],
                 }
             )

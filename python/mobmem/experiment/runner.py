@@ -53,9 +53,9 @@ def _file_hash(path: Any) -> str | None:
 
 
 def _key(kind: str, what: Any, hashes: Sequence[str | None]) -> str:
-    from .. import __version__
+    from .spec import build
 
-    ident = {"kind": kind, "what": what, "files": list(hashes), "version": __version__}
+    ident = {"kind": kind, "what": what, "files": list(hashes), "version": build()}
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -76,8 +76,8 @@ def _through(
     """The stored result of each key, running (and storing) the missing ones in batches.
     ``side`` is the side files and their hashes in the keys, checked again after each batch;
     ``digests`` the content hash each item's usage file must have been read with."""
-    from .. import __version__
     from ..errors import MobmemIOError
+    from .spec import build
 
     store: Store = _STATE["store"]
     have = store.get(keys)
@@ -108,7 +108,7 @@ def _through(
                 "config": config(items[i]),
                 "resolved": raw.get("config", {}),
                 "row": raw,
-                "version": __version__,
+                "version": build(),
                 "wall_s": float(raw.get("wall_time_s", 0.0)),
             }
             store.put(rec)

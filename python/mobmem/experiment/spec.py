@@ -22,7 +22,7 @@ file's folder.
 
 A run's identity (its key) is what decides its result and how it is shown: its settings, the seed,
 the trace's path as the file gives it, the trace's content (SHA-256 of its bytes) and mobmem's
-version. A changed trace, setting or version makes new runs, never a stale hit; two files with the
+build (``build``). A changed trace, setting or version makes new runs, never a stale hit; two files with the
 same bytes are two runs; a value given twice on an axis, or one file named twice, is an error.
 Each run's settings are built afresh from the file (no two runs share a table), and runs are made
 one at a time as they are needed (``Runs``): a plan of a million runs costs no memory until used.
@@ -30,6 +30,7 @@ one at a time as they are needed (``Runs``): a plan of a million runs costs no m
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -63,17 +64,30 @@ class Run:
     config: dict[str, Any]
 
 
+@functools.cache
+def build() -> str:
+    """This mobmem's version and build: its release number and a hash of the code that makes a
+    result (the compiled core and the package's Python files). A stored run is reused only by the
+    same build, so a fix to the engine is never answered with a result of the code before it."""
+    from .. import __version__, _core
+
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent.parent
+    for f in [Path(_core.__file__), *sorted(pkg.rglob("*.py"))]:
+        h.update(f.relative_to(pkg).as_posix().encode() if f.is_relative_to(pkg) else b"_core")
+        h.update(f.read_bytes())
+    return f"{__version__}+{h.hexdigest()[:16]}"
+
+
 def run_key(kind: str, name: str, digest: str, config: dict[str, Any], repeat: Any) -> str:
     """The key of a run: a SHA-256 of what decides its result (``repeat`` is a page run's seed)."""
-    from .. import __version__
-
     ident = {
         "kind": kind,
         "source": name,
         "content": digest,
         "config": config,
         "repeat": repeat,
-        "version": __version__,
+        "version": build(),
     }
     return hashlib.sha256(json.dumps(ident, sort_keys=True, allow_nan=False).encode()).hexdigest()
 
