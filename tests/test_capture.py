@@ -103,6 +103,9 @@ def test_bad_commands_are_clear_errors(tmp_path, monkeypatch):
     with pytest.raises(MobmemError, match="exit status 1"):
         capture(["true"])
     monkeypatch.undo()
+    # An output file that cannot be written: a clear error, and no temporary folder made.
+    with pytest.raises(mobmem.MobmemIOError, match="cannot write the program's output"):
+        capture(["true"], stdout=str(tmp_path / "no" / "such" / "out"))
     # Without valgrind the error says how to install it.
     monkeypatch.setattr(shutil, "which", lambda name: None if name == "valgrind" else "/bin/" + name)
     with pytest.raises(MobmemError, match="make capture-deps"):

@@ -450,3 +450,69 @@ def test_another_build_of_mobmem_never_reuses_a_stored_run(tmp_path, monkeypatch
     monkeypatch.setattr(spec, "build", lambda: mobmem.__version__ + "+another")
     again = sweep(load(p), workers=1, progress=False)
     assert again["stored_before"] == 0 and again["ran"] == 2
+
+
+def test_settings_set_twice_and_runs_that_are_one_run_are_refused(tmp_path):
+    p = experiment(
+        tmp_path, '[axes]\nparams = [{ain_ratio = 0.1}, {ain_ratio = 0.3}]\n"params.ain_ratio" = [0.5]\n'
+    )
+    with pytest.raises(ConfigError, match=r"axes\.params\.ain_ratio: axes\.params sets it too"):
+        load(p)
+    # Different values that make the same settings (the base's value given again, or not): one run.
+    p = experiment(
+        tmp_path,
+        '[base]\npolicy = "2q"\nparams.aout_ratio = 0.5\n[axes]\nmemory = ["5%"]\nparams = [{aout_ratio = 0.5}, {}]\n',
+        name="twins.toml",
+    )
+    with pytest.raises(ConfigError, match=r"runs \(.*\) and \(.*\) are the same run"):
+        sweep(load(p), workers=2, progress=False)
+    e = cli("sweep", str(p), "--quiet", ok=False)
+    assert e.returncode == 3 and "are the same run" in e.stderr, e.stderr
+    # A phone run's usage is the experiment's, not a setting.
+    usage = ROOT / "tests" / "data" / "usage_window_12apps.csv"
+    ph = tmp_path / "ph.toml"
+    ph.write_text(f'[experiment]\nusage = "{usage}"\n[axes]\nusage = ["x"]\n')
+    with pytest.raises(ConfigError, match="usage: not a phone setting"):
+        load(ph)
+
+
+def test_a_notebook_sweeps_a_changed_trace_again(tmp_path):
+    # One worker runs in the calling process and keeps the traces it read: a file changed since
+    # is read again, not refused for ever.
+    t = tmp_path / "t.txt"
+    t.write_text("1 R\n2 W\n3 R\n1 R\n")
+    p = tmp_path / "n.toml"
+    p.write_text('[experiment]\ntrace = "t.txt"\n[axes]\nmemory = [1, 2]\n')
+    assert sweep(load(p), workers=1, progress=False)["ran"] == 2
+    t.write_text("1 R\n2 W\n3 R\n4 W\n5 R\n1 R\n")
+    assert sweep(load(p), workers=1, progress=False)["ran"] == 2
+    assert [r["faults"] for r in records(p)] == [mobmem.simulate(t, memory=m).faults for m in (1, 2)]
+
+
+def test_a_worker_of_another_build_is_not_stored(tmp_path, monkeypatch):
+    from mobmem.experiment import worker
+
+    real = worker.run_task
+
+    def other_build(task):
+        return {**real(task), "build": "0.0.0+elsewhere"}
+
+    monkeypatch.setattr(worker, "run_task", other_build)
+    p = experiment(tmp_path, '[axes]\npolicy = ["lru"]\nmemory = ["5%"]\n')
+    with pytest.raises(MobmemIOError, match=r"another build of mobmem \(0\.0\.0\+elsewhere"):
+        sweep(load(p), workers=1, progress=False)
+    assert records(p) == []
+
+
+def test_progress_goes_to_anything_with_write(tmp_path):
+    class Sink:
+        def __init__(self) -> None:
+            self.text = ""
+
+        def write(self, s: str) -> None:
+            self.text += s
+
+    sink = Sink()
+    p = experiment(tmp_path, '[axes]\npolicy = ["lru"]\nmemory = ["5%"]\n')
+    sweep(load(p), workers=1, progress=sink)  # type: ignore[arg-type]
+    assert "1/1 runs" in sink.text

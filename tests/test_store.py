@@ -236,3 +236,47 @@ def test_a_plan_of_a_million_runs_costs_no_memory_until_used(tmp_path):
     assert len(exp.runs) == 1_000_000 and last.axes["params.a"] == 999 and last.config["params"]["b"] == 999
     assert peak < 20 << 20, f"planning took {peak / 2**20:.0f} MiB"
     assert exp.runs[1].key != exp.runs[1000].key == exp.runs[1000].key
+
+
+def test_review_findings_are_clear_errors(swept, tmp_path):
+    # A forged row with 1e999 (infinity once read) and a seal made to match.
+    from mobmem.experiment.store import COLUMNS, seal
+
+    p = _damaged(swept, tmp_path, "SELECT 1")
+    store = p.with_suffix(".results.sqlite")
+    with sqlite3.connect(store) as db:
+        row = list(db.execute(f"SELECT {', '.join(COLUMNS)} FROM runs WHERE rowid = 1").fetchone())
+        row[COLUMNS.index("row")] = row[COLUMNS.index("row")].replace(
+            '"faults": ', '"faults": 1e999, "x": ', 1
+        )
+        row[-1] = seal(tuple(row[:-1]))
+        db.execute("UPDATE runs SET row = ?, seal = ? WHERE rowid = 1", (row[COLUMNS.index("row")], row[-1]))
+    db.close()
+    e = cli("results", str(p), "--json", ok=False)
+    assert e.returncode == 4 and "1e999 is not a finite number" in e.stderr, e.stderr
+    # A store name too long for the file system, from the command line and from Python.
+    long = experiment(tmp_path)
+    long.write_text(long.read_text().replace('name = "t"', 'name = "t"\nstore = "' + "s" * 300 + '"'))
+    for args in (["results", str(long)], ["sweep", str(long), "--quiet"]):
+        e = cli(*args, ok=False)
+        assert e.returncode == 4 and "Traceback" not in e.stderr and "s" * 300 in e.stderr, e.stderr
+    with pytest.raises(MobmemIOError):
+        Store(tmp_path / ("s" * 300))
+    # A link to nothing is not made into a store.
+    dangling = tmp_path / "dangling.sqlite"
+    dangling.symlink_to(tmp_path / "nowhere" / "x.sqlite")
+    with pytest.raises(MobmemIOError, match="a link to nothing"):
+        Store(dangling)
+
+
+def test_two_sweeps_making_one_store_at_once_both_succeed(tmp_path):
+    p = experiment(tmp_path, '[axes]\npolicy = ["lru", "clock", "arc"]\nmemory = ["5%"]\n')
+    argv = [sys.executable, "-m", "mobmem.cli", "sweep", str(p), "--workers", "1", "--quiet"]
+    procs = [
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)
+    ]
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        assert "3 in " in out
+    assert [r["faults"] > 0 for r in records(p)] == [True] * 3

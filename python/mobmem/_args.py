@@ -49,6 +49,10 @@ def opt_path(field: str, v: Any) -> str | None:
 
 def text(field: str, v: Any) -> str:
     if isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            raise error(field, "text (valid Unicode)", v) from None
         return v
     raise error(field, "a string", v)
 
@@ -132,9 +136,18 @@ def mappings(field: str, v: Iterable[Any]) -> list[dict[str, Any]]:
 def plain(v: Any, where: str = "") -> Any:
     """``v`` with what JSON can carry to the core only (numpy's scalars become Python's), or
     :class:`ConfigError` naming where the value that cannot go is."""
+    try:
+        return _plain(v, where)
+    except RecursionError:
+        from .errors import ConfigError
+
+        raise ConfigError(f"{where or 'value'}: nested too deep to be a setting", where) from None
+
+
+def _plain(v: Any, where: str) -> Any:
     from .errors import ConfigError
 
-    if v is None or isinstance(v, bool | str | int):
+    if v is None or isinstance(v, bool | int):
         return v
     if isinstance(v, float) or (
         hasattr(v, "__float__") and not hasattr(v, "__index__") and hasattr(v, "dtype")
@@ -146,16 +159,26 @@ def plain(v: Any, where: str = "") -> Any:
         return x
     if hasattr(v, "__index__") and hasattr(v, "dtype"):
         return int(v.__index__())
+    if isinstance(v, str):
+        return text(where or "value", v)
     if isinstance(v, dict):
         out = {}
         for k, x in v.items():
-            if not isinstance(k, str):
+            if not isinstance(k, str) or _surrogates(k):
                 raise ConfigError(f"{where or 'value'}: key {_show(k)} is not a name", where)
-            out[k] = plain(x, f"{where}.{k}" if where else k)
+            out[k] = _plain(x, f"{where}.{k}" if where else k)
         return out
     if isinstance(v, list | tuple):
-        return [plain(x, where) for x in v]
+        return [_plain(x, where) for x in v]
     raise ConfigError(f"{where or 'value'}: {_show(v)} is not a value a setting takes", where)
+
+
+def _surrogates(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def to_json(v: Any, where: str = "") -> str:

@@ -94,6 +94,10 @@ class Trace:
         from .errors import ConfigError
 
         if hasattr(pages, "astype") and hasattr(pages, "dtype"):  # numpy, without importing it
+            if getattr(pages, "ndim", 1) != 1:
+                raise ConfigError(
+                    f"pages must be a one-dimensional array, got {pages.ndim} dimensions", "pages"
+                )
             if pages.dtype.kind not in "iu":
                 raise ConfigError(f"pages must be whole page numbers, got an array of {pages.dtype}", "pages")
             if len(pages) and pages.min() < 0:

@@ -37,13 +37,14 @@ def valgrind() -> str:
     return exe
 
 
-def _unblock(proc: subprocess.Popen[bytes], fifo: str, done: threading.Event) -> None:
-    """Once valgrind has exited, opens and closes the pipe's writing end until the reader is done,
-    so that a valgrind that died before opening its log cannot leave the reader waiting forever."""
+def _unblock(proc: subprocess.Popen[bytes], where: list[str], done: threading.Event) -> None:
+    """Once valgrind has exited, opens and closes the pipe's writing end (at ``where[0]``: its
+    path, then this process's descriptor of it) until the reader is done, so that a valgrind that
+    died before opening its log cannot leave a reader waiting forever."""
     proc.wait()
     while not done.is_set():
         try:
-            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            os.close(os.open(where[0], os.O_WRONLY | os.O_NONBLOCK))
         except OSError:
             pass  # no reader yet: try again
         done.wait(0.05)
@@ -80,9 +81,14 @@ def capture(cmd: Sequence[str], *, stdout: str | None = None, cwd: str | None = 
     # The pipe lives in a folder of its own only until both ends are open: then both go, so that
     # nothing is left behind however this process ends (even by kill -9). The reader reads the
     # pipe through this process's open descriptor; a valgrind whose reader died gets SIGPIPE.
+    try:
+        out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # closed below
+    except OSError as e:
+        from .errors import MobmemIOError
+
+        raise MobmemIOError(f"{stdout}: cannot write the program's output there ({e.strerror})") from None
     d = tempfile.mkdtemp(prefix="mobmem-capture-")
     fifo = os.path.join(d, "lackey")
-    out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # closed below
     fd = -1
     try:
         os.mkfifo(fifo)
@@ -94,10 +100,12 @@ def capture(cmd: Sequence[str], *, stdout: str | None = None, cwd: str | None = 
             preexec_fn=_dies_with_parent(),
         )
         done = threading.Event()
-        threading.Thread(target=_unblock, args=(proc, fifo, done), daemon=True).start()
+        where = [fifo]
+        threading.Thread(target=_unblock, args=(proc, where, done), daemon=True).start()
         try:
             # Blocks until valgrind opens the pipe (or has died: `_unblock`).
             fd = os.open(fifo, os.O_RDONLY)
+            where[0] = f"/proc/self/fd/{fd}"
             _remove(d)
             # Reads until valgrind closes it at exit.
             trace = Trace.open(f"/proc/self/fd/{fd}", "lackey")

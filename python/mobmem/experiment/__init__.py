@@ -23,8 +23,13 @@ def records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     axes' values (from the file), then the run's meters (from the store; the experiment's current
     runs only: a changed setting's old runs are left out). The store is opened read-only."""
     exp = load(path)
-    if not Path(exp.store).exists():
-        return []
+    try:
+        if not Path(exp.store).exists():
+            return []
+    except OSError as e:
+        from ..errors import MobmemIOError
+
+        raise MobmemIOError(f"{exp.store}: cannot look at it ({e.strerror})") from None
     store = Store(exp.store, readonly=True)
     out: list[dict[str, Any]] = []
     try:

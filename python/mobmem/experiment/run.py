@@ -6,6 +6,7 @@ out, a few per worker at a time, and what is stored is looked up in batches."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
@@ -47,7 +48,8 @@ class Progress:
     def __init__(self, total: int, stream: TextIO | None = None, every_s: float = 5.0) -> None:
         self.total, self.done = total, 0
         self.stream = stream if stream is not None else sys.stderr
-        self.tty = self.stream.isatty()
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty()) if callable(isatty) else False
         self.every_s = every_s
         self.t0 = self.last = time.monotonic()
 
@@ -69,7 +71,9 @@ class Progress:
             self.stream.write(f"\r[{'#' * fill}{'-' * (width - fill)}] {text}{end}")
         else:
             self.stream.write(text + "\n")
-        self.stream.flush()
+        flush = getattr(self.stream, "flush", None)
+        if callable(flush):
+            flush()
 
 
 def _local(tasks: Iterable[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
@@ -157,6 +161,22 @@ def _dask(tasks: Iterable[dict[str, Any]], address: str, workers: int) -> Iterat
             cluster.close()
 
 
+def _refuse_twins(exp: Experiment, prefixes: array[int]) -> None:
+    """Two runs of one plan that are the same run (the same key: settings that come out equal from
+    different axis values) would be stored once and counted twice: refused, naming both. The keys'
+    first 64 bits are compared (8 bytes a run), and a match confirmed on the whole keys."""
+    order = sorted(range(len(prefixes)), key=prefixes.__getitem__)
+    for i, j in itertools.pairwise(order):
+        if prefixes[i] == prefixes[j]:
+            a, b = exp.runs[i], exp.runs[j]
+            if a.key == b.key:
+                raise ConfigError(f"{exp.path}: runs ({_axes(a)}) and ({_axes(b)}) are the same run", "axes")
+
+
+def _axes(run: Run) -> str:
+    return ", ".join(f"{k}={v}" for k, v in run.axes.items())
+
+
 def _changed(exp: Experiment, run: Run, read: str | None) -> MobmemIOError:
     return MobmemIOError(
         f"{exp.path}: {run.name} changed while the sweep ran (planned with content {run.digest[:12]}…,"
@@ -188,10 +208,13 @@ def sweep(
     store = Store(exp.store)
     try:
         missing = array("q")
+        prefixes = array("Q")
         for b in range(0, len(runs), BATCH):
             chunk = runs[b : b + BATCH]
+            prefixes.extend(int(r.key[:16], 16) for r in chunk)
             have = store.get([r.key for r in chunk], flat=True)  # every stored row is checked as read
             missing.extend(b + j for j, r in enumerate(chunk) if r.key not in have)
+        _refuse_twins(exp, prefixes)
         stored_before = len(runs) - len(missing)
         n = max(1, min(workers or os.cpu_count() or 1, len(missing)))
         inflight: dict[str, Run] = {}
@@ -210,10 +233,14 @@ def sweep(
             run = inflight.pop(res["key"])
             if "error" in res:
                 err = _ERRORS.get(res["error_type"], MobmemError)
-                axes = ", ".join(f"{k}={v}" for k, v in run.axes.items())
-                raise err(f"{exp.path}: run ({axes}): {res['error']}")
+                raise err(f"{exp.path}: run ({_axes(run)}): {res['error']}")
             if res["digest"] != run.digest:
                 raise _changed(exp, run, res["digest"])
+            if res["build"] != build():
+                raise MobmemIOError(
+                    f"{exp.path}: a worker runs another build of mobmem ({res['build']}; this sweep is"
+                    f" {build()}): its results are not stored"
+                )
             store.put(
                 {
                     "key": run.key,

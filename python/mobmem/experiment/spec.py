@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -47,6 +48,8 @@ from ..errors import ConfigError, TraceNotFoundError
 MAX_RUNS = 1_000_000
 PAGE_SOURCES = ("trace", "traces")
 PHONE_SOURCES = ("usage", "usages")
+#: Names a phone run's settings cannot take: what the run is, not how the phone is set.
+PHONE_RESERVED = ("usage", "usages", "checks")
 #: The keys of ``[experiment]``.
 EXPERIMENT_KEYS = ("name", *PAGE_SOURCES, *PHONE_SOURCES, "store")
 
@@ -258,7 +261,13 @@ def _sources(raw: dict[str, Any], path: Path) -> tuple[str, list[str], list[str]
     seen: dict[str, str] = {}
     for s in items:
         p = (path.parent / s) if not os.path.isabs(s) else Path(s)
-        if not p.is_file():
+        try:
+            is_file = p.is_file()
+        except OSError as e:  # a name too long, a folder that cannot be searched
+            raise TraceNotFoundError(
+                f"{path}: experiment.{key}: cannot look at {s!r} ({e.strerror})", str(p)
+            ) from None
+        if not is_file:
             raise TraceNotFoundError(f"{path}: experiment.{key}: no such file {s!r} (looked at {p})", str(p))
         real = os.path.realpath(p)
         if real in seen:
@@ -273,7 +282,11 @@ def load(path: str | os.PathLike[str]) -> Experiment:
     from .._args import path as a_path
 
     p = Path(a_path("experiment", path))
-    if not p.is_file():
+    try:
+        is_file = p.is_file()
+    except OSError as e:
+        raise TraceNotFoundError(f"{p}: cannot look at the experiment file ({e.strerror})", str(p)) from None
+    if not is_file:
         raise TraceNotFoundError(f"{p}: no such experiment file", str(p))
     try:
         # utf-8-sig: a byte-order mark, as some editors write, is skipped as everywhere else.
@@ -329,9 +342,26 @@ def load(path: str | os.PathLike[str]) -> Experiment:
     # all runs have the same keys.
     if n:
         settings(p, base, {k: v[0] for k, v in axes.items()})
+    # Two axes that set the same setting (`params` and `params.ain_ratio`) could make two runs of
+    # one: refused. (Runs that still come out the same are refused by `sweep`, which sees every key.)
+    dotted = sorted(axes, key=lambda k: k.split("."))
+    for a, b in itertools.pairwise(dotted):
+        if b.split(".")[: len(a.split("."))] == a.split("."):
+            raise _fail(p, f"axes.{b}: axes.{a} sets it too (an axis may not set part of another's table)")
+    if kind == "phone":
+        for k in [*base, *axes]:
+            if k.split(".")[0] in PHONE_RESERVED:
+                raise _fail(
+                    p,
+                    f"{k}: not a phone setting (the usage is the experiment's {' or '.join(PHONE_SOURCES)})",
+                )
     store = Path(raw["store"]) if "store" in raw else p.with_suffix(".results.sqlite")
     if not store.is_absolute():
         store = p.parent / store if "store" in raw else store
     exp = Experiment(str(name), p, kind, sources, base, axes, baselines, store, names)
-    exp.runs = Runs(exp, [file_hash(s) for s in sources])
+    try:
+        digests = [file_hash(s) for s in sources]
+    except OSError as e:
+        raise TraceNotFoundError(f"{p}: cannot read {e.filename} ({e.strerror})", str(e.filename)) from None
+    exp.runs = Runs(exp, digests)
     return exp

@@ -78,6 +78,13 @@ def _reject(token: str) -> Any:
     raise ValueError(f"{token} is not a number a run can have")
 
 
+def _finite(token: str) -> float:
+    x = float(token)
+    if not math.isfinite(x):  # 1e999
+        raise ValueError(f"{token} is not a finite number")
+    return x
+
+
 def _depth(v: Any, limit: int) -> int:
     if limit < 0:
         return 0
@@ -110,22 +117,23 @@ class Store:
     ``readonly`` for reading only (it must exist)."""
 
     def __init__(self, path: str | os.PathLike[str], readonly: bool = False) -> None:
-        self.path = Path(path)
+        from .._args import path as a_path
+
+        self.path = Path(a_path("store", path))
         self.readonly = readonly
-        fresh = not readonly and (
-            not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
-        )
+        try:
+            exists = self.path.exists()
+            dangling = not exists and self.path.is_symlink()
+            fresh = not readonly and (not exists or (self.path.is_file() and self.path.stat().st_size == 0))
+        except OSError as e:
+            raise MobmemIOError(f"{self.path}: cannot look at it ({e.strerror})") from None
+        if dangling:
+            raise MobmemIOError(f"{self.path}: a link to nothing; not a results store")
         try:
             if fresh:
-                self.db = sqlite3.connect(self.path, timeout=30.0)
-                self._pragmas()
-                with self.db:
-                    self.db.executescript(_TABLES)
-                    self.db.executemany(
-                        "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("schema", str(SCHEMA))]
-                    )
+                self._create()
                 return
-            if not self.path.exists():
+            if not exists:
                 raise MobmemIOError(f"{self.path}: no such results store")
             if not self.path.is_file():
                 raise MobmemIOError(f"{self.path}: not a file, so not a results store")
@@ -136,9 +144,38 @@ class Store:
                 self.db.close()
                 self.db = sqlite3.connect(self.path, timeout=30.0)
                 self._pragmas()
-        except (sqlite3.Error, UnicodeDecodeError) as e:
+        except MobmemIOError:
+            raise
+        except (sqlite3.Error, UnicodeDecodeError, OSError) as e:
             # A damaged schema's text may not even decode (SQLite's message quotes it).
             raise MobmemIOError(f"{self.path}: not a readable mobmem results store ({e})") from None
+
+    def _create(self) -> None:
+        """A new store, made in one transaction that waits for any other process making it at the
+        same moment (two sweeps started together): the second finds the first's and checks it."""
+        self.db = sqlite3.connect(self.path, timeout=30.0)
+        deadline = time.monotonic() + 30.0
+        while True:
+            try:
+                self._pragmas()
+                break
+            except sqlite3.OperationalError as e:
+                # Switching to WAL takes the file for itself: another process may hold it now.
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+        self.db.execute("BEGIN IMMEDIATE")
+        tables = {n for (n,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            for stmt in _TABLES.strip().split(";"):
+                if stmt.strip():
+                    self.db.execute(stmt)
+            self.db.executemany(
+                "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("schema", str(SCHEMA))]
+            )
+        self.db.commit()
+        if tables:
+            self._check()
 
     def _pragmas(self) -> None:
         self.db.text_factory = _text
@@ -284,7 +321,7 @@ class Store:
             if not isinstance(v, str):
                 raise bad(f"{c} is {_kind(v)}, not JSON text")
             try:
-                parsed = json.loads(v, parse_constant=_reject)
+                parsed = json.loads(v, parse_constant=_reject, parse_float=_finite)
             except RecursionError:
                 raise bad(f"{c} is nested deeper than {MAX_DEPTH} levels") from None
             except ValueError as e:

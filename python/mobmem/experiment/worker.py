@@ -11,7 +11,10 @@ import os
 import time
 from typing import Any
 
-_TRACES: dict[str, Any] = {}
+#: Traces loaded, by path and the file's state then (a changed file is read again), most recent last.
+_TRACES: dict[tuple[str, int, int, int], Any] = {}
+#: Traces a worker keeps.
+KEEP = 4
 
 
 def die_with_parent(parent: int) -> None:
@@ -42,9 +45,14 @@ def die_with_parent(parent: int) -> None:
 def _trace(path: str) -> Any:
     from ..api import Trace
 
-    t = _TRACES.get(path)
+    st = os.stat(path)
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns)
+    t = _TRACES.pop(key, None)
     if t is None:
-        t = _TRACES[path] = Trace.open(path, digest=True)
+        t = Trace.open(path, digest=True)
+        while len(_TRACES) >= KEEP:
+            del _TRACES[next(iter(_TRACES))]
+    _TRACES[key] = t
     return t
 
 
@@ -52,7 +60,8 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     """Runs ``task`` (a ``spec.Run`` as a dict) and returns what the store keeps, with the content
     hash of what it replayed (``digest``); a mobmem error comes back as ``{"error": …}`` naming
     the run, so one bad run stops the sweep with a clear message whatever process it ran in."""
-    from ..errors import MobmemError
+    from ..errors import MobmemError, MobmemIOError
+    from .spec import build
 
     t0 = time.perf_counter()
     try:
@@ -72,10 +81,14 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
             seed = cfg.pop("seed", 0)
             r = phone_grid([job(usage_file(task["source"]), phone, seed=seed, **cfg)], threads=1)[0]
             row, resolved, digest = r.row(), r.config, r.raw["usage_sha256"]
+    except OSError as e:
+        e = MobmemIOError(f"{task['source']}: cannot read it ({e.strerror})")
+        return {"key": task["key"], "error": f"{type(e).__name__}: {e}", "error_type": type(e).__name__}
     except MobmemError as e:
         return {"key": task["key"], "error": f"{type(e).__name__}: {e}", "error_type": type(e).__name__}
     return {
         "key": task["key"],
+        "build": build(),
         "row": row,
         "resolved": resolved,
         "digest": digest,
