@@ -443,3 +443,19 @@ fn launches_asked_for_are_checked_against_the_memory_there_is() {
     assert!(matches!(&e, Error::Config { field, .. } if field == "rounds"), "{e}");
     assert!(e.to_string().contains("10000000010 launches need"), "{e}");
 }
+
+#[test]
+fn an_idle_phone_replays_the_launches_with_no_page_touched() {
+    // `activity = 0`: the fidelity scoreboard's idle workload. Launches still happen and take
+    // their CPU time; no page is touched, so nothing faults, swaps or is killed for memory.
+    let r = run("nexus5", &[("activity", 0.0.into())], real_window(), 1);
+    consistent(&r);
+    assert_eq!(r.meters.launches, r.launches.len() as u64);
+    assert!(r.meters.launches > 100);
+    assert_eq!((r.pages.swap_outs, r.pages.swap_ins, r.meters.flash_write_bytes), (0, 0, 0));
+    assert!(r.launches.iter().all(|l| l.file_pages_read == 0 && l.swap_pages_read == 0));
+    let busy = run("nexus5", &[("activity", 1.0.into())], real_window(), 1);
+    assert!(busy.pages.faults > 0 && r.pages.faults == 0, "{} {}", busy.pages.faults, r.pages.faults);
+    let e = Library::builtin().run(&job("nexus5", &[("activity", 1.5.into())], real_window(), 1)).unwrap_err();
+    assert!(e.to_string().contains("activity"), "{e}");
+}

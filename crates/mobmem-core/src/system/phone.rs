@@ -219,6 +219,12 @@ pub struct Phone {
     /// Foreground activity after a launch lasts until the next launch, at most this long.
     #[serde(default = "d_session")]
     pub session_s: f64,
+    /// Share of the page touches that apps and system processes make — at launches, in foreground
+    /// sessions, in background work and at boot: 1 is the model; 0 replays the launches with no
+    /// page touched. The idle workload the fidelity scoreboard compares a result with, to find a
+    /// number that does not depend on the workload (docs/FIDELITY.md).
+    #[serde(default = "d_activity")]
+    pub activity: f64,
     /// Page touches of background work a process makes at most between two launches (its rounds
     /// stop when the next would pass this). An idle gap then costs launches and touches, not
     /// seconds: over a long gap a process's periodic touches reached their steady state long before
@@ -274,6 +280,9 @@ fn d_backlog() -> f64 {
 }
 fn d_session() -> f64 {
     60.0
+}
+fn d_activity() -> f64 {
+    1.0
 }
 fn d_bg_touches() -> u64 {
     1 << 22
@@ -390,6 +399,9 @@ impl Phone {
             Ok(())
         };
         pos("session_s", self.session_s)?;
+        if !(0.0..=1.0).contains(&self.activity) {
+            return Err(Error::config("activity", format!("{:?} is not a share from 0 to 1", self.activity)));
+        }
         if self.session_s > 86400.0 {
             return Err(Error::config(
                 "session_s",

@@ -90,7 +90,8 @@ impl<P: Policy> Sim<'_, P> {
             let mut clock = t;
             let mut w = Waits::default();
             let fg = std::mem::replace(&mut self.w.in_fg, false);
-            for _ in 0..self.w.procs[pid].bg_pages {
+            let touches = (self.w.procs[pid].bg_pages as f64 * self.w.phone.activity).round() as u64;
+            for _ in 0..touches {
                 if !self.w.procs[pid].alive {
                     break;
                 }
@@ -115,16 +116,17 @@ impl<P: Policy> Sim<'_, P> {
     pub(super) fn launch_touches(&self, pid: usize, cold: bool) -> Vec<(PageId, Op)> {
         let p = &self.w.procs[pid];
         let prof = &self.w.profiles[p.app.unwrap_or(0)];
+        let act = self.w.phone.activity;
         let (nf, na, write_share) = if cold {
             (
-                (p.file_n as f64 * prof.cold_file_share).round() as u32,
-                (p.anon_n as f64 * prof.cold_anon_share).round() as u32,
+                (p.file_n as f64 * prof.cold_file_share * act).round() as u32,
+                (p.anon_n as f64 * prof.cold_anon_share * act).round() as u32,
                 1.0,
             )
         } else {
             (
-                (p.file_n as f64 * prof.resume_share).round() as u32,
-                (p.anon_alloc as f64 * prof.resume_share).round() as u32,
+                (p.file_n as f64 * prof.resume_share * act).round() as u32,
+                (p.anon_alloc as f64 * prof.resume_share * act).round() as u32,
                 prof.resume_write_share,
             )
         };
@@ -229,7 +231,7 @@ impl<P: Policy> Sim<'_, P> {
         // The foreground session: touches at the app's rate until the next launch (at most
         // session_s), background work interleaved step by step.
         let end = next.min(clock + self.w.phone.session_s * 1e9);
-        let rate = self.w.profiles[app].fg_pages_per_s;
+        let rate = self.w.profiles[app].fg_pages_per_s * self.w.phone.activity;
         if rate > 0.0 {
             let dt = 1e9 / rate;
             let mut w = Waits::default();
@@ -284,7 +286,9 @@ impl<P: Policy> Sim<'_, P> {
                 continue;
             }
             let p = &self.w.procs[pid];
-            let (f0, nf, a0, na) = (p.file0, p.file_n, p.anon0, p.anon_n);
+            let act = self.w.phone.activity;
+            let scaled = |n: u32| (n as f64 * act).round() as u32;
+            let (f0, nf, a0, na) = (p.file0, scaled(p.file_n), p.anon0, scaled(p.anon_n));
             self.w.procs[pid].anon_alloc = na;
             let (mut clock, mut w) = (0.0, Waits::default());
             for page in f0..f0 + nf {

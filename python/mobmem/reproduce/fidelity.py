@@ -1,0 +1,342 @@
+"""Fidelity: every claim of a paper as data, one verdict rule, and the measurements that decide
+what a number of ours is — a prediction, a fit, or an echo of its inputs (docs/FIDELITY.md).
+
+- Claims are data: ``claims/<paper>.toml`` lists every quantitative claim of the paper (``[[claim]]``:
+  id, where, kind, the paper's value, unit, what it is about, the sentence it comes from) and the
+  inputs ledger (``[[input]]``: each value the reproduction sets, its source and, for an assumption,
+  the range the literature allows).
+- One verdict rule (:func:`rule`), here and nowhere else: **R** reproduced, **D** direction only,
+  **N** not reproduced (or not measured); on top of it **F** fitted, **E** set by an input (measured:
+  :func:`echoes`), **C** reproduced only for another value of an assumed input in its range.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: The verdict rule's tolerance: relative to the paper's value.
+TOLERANCE = 0.25
+#: For a percentage or a share, the tolerance is at least this many points.
+POINTS_FLOOR = 3.0
+#: A value that moves less than this share of its size when the workload is taken away is an echo.
+ECHO_SHARE = 0.05
+KINDS = ("value", "share", "at-least", "at-most", "direction", "ordering")
+VERDICTS = ("R", "C", "D", "N", "E", "F")
+CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
+#: Units whose values are changes (a sign is a direction) or percentages (the points floor).
+PERCENT_UNITS = ("%", "points", "percentage points")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One quantitative claim of a paper."""
+
+    id: str
+    where: str
+    kind: str
+    unit: str
+    about: str
+    quote: str
+    paper: float | None = None
+    order: tuple[str, ...] = ()
+    sign: str = ""
+    headline: bool = False
+    #: The input fitted to this claim (its number is a calibration target), if any.
+    fitted: str = ""
+
+
+@dataclass(frozen=True)
+class Input:
+    """One value a reproduction sets: where it comes from and, for an assumption, its range."""
+
+    name: str
+    value: Any
+    source: str
+    why: str = ""
+    #: For an assumed input: the values the literature or the paper allows, ends included.
+    range: tuple[Any, ...] = ()
+    #: The reproduction's parameter that sets it (``mobmem.reproduce.params(paper)``), if any.
+    param: str = ""
+    #: Taken from the paper itself (a table of the paper's, not a result it measured).
+    from_paper: bool = False
+
+    @property
+    def assumed(self) -> bool:
+        return bool(self.range)
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    title: str
+    file: str
+    claims: tuple[Claim, ...]
+    inputs: tuple[Input, ...]
+
+    def claim(self, cid: str) -> Claim:
+        for c in self.claims:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+
+def _fail(path: Path, what: str) -> Exception:
+    from ..errors import ConfigError
+
+    return ConfigError(f"{path}: {what}", "claims")
+
+
+def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
+    """A paper's claims and inputs ledger, checked: every claim well formed, ids unique."""
+    path = folder / f"{paper}.toml"
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise _fail(path, f"cannot read the claims ({e})") from None
+    claims: list[Claim] = []
+    inputs: list[Input] = []
+    seen: set[str] = set()
+    for i, c in enumerate(doc.get("claim", [])):
+        cid = c.get("id")
+        if not isinstance(cid, str) or not cid or cid in seen:
+            raise _fail(path, f"claim {i + 1}: id {cid!r} missing or given twice")
+        seen.add(cid)
+        kind = c.get("kind")
+        if kind not in KINDS:
+            raise _fail(path, f"claim {cid}: kind {kind!r}; known: {', '.join(KINDS)}")
+        if c.get("input"):
+            # The paper's own number that mobmem takes as given: an input, not a claim.
+            inputs.append(Input(cid, c.get("paper"), f"paper, {c.get('where', '')}", c.get("about", ""), from_paper=True))
+            continue
+        paper_value = c.get("paper")
+        if kind == "ordering":
+            order = c.get("order")
+            if not isinstance(order, list) or len(order) < 2 or not all(isinstance(x, str) for x in order):
+                raise _fail(path, f"claim {cid}: an ordering needs `order`, two names or more")
+        elif kind == "direction":
+            if c.get("sign") not in ("+", "-"):
+                raise _fail(path, f"claim {cid}: a direction needs `sign` = '+' or '-'")
+        elif not isinstance(paper_value, int | float) or isinstance(paper_value, bool) or not math.isfinite(paper_value):
+            raise _fail(path, f"claim {cid}: `paper` must be the paper's number, got {paper_value!r}")
+        claims.append(
+            Claim(
+                id=cid,
+                where=str(c.get("where", "")),
+                kind=kind,
+                unit=str(c.get("unit", "")),
+                about=str(c.get("about", "")),
+                quote=str(c.get("quote", "")),
+                paper=None if paper_value is None else float(paper_value),
+                order=tuple(c.get("order", ())),
+                sign=str(c.get("sign", "")),
+                headline=bool(c.get("headline", False)),
+                fitted=str(c.get("fitted", "")),
+            )
+        )
+    for i, d in enumerate(doc.get("input", [])):
+        name = d.get("name")
+        if not isinstance(name, str) or not name:
+            raise _fail(path, f"input {i + 1}: no name")
+        rng = d.get("range", [])
+        if not isinstance(rng, list):
+            raise _fail(path, f"input {name}: `range` must be a list of values")
+        inputs.append(
+            Input(
+                name,
+                d.get("value"),
+                str(d.get("source", "")),
+                str(d.get("why", "")),
+                tuple(rng),
+                str(d.get("param", "")),
+            )
+        )
+    fitted = [c for c in claims if c.fitted]
+    if len({c.fitted for c in fitted}) > 1:
+        raise _fail(path, "more than one fitted input: a paper may have one")
+    return Paper(doc.get("paper", paper), doc.get("title", ""), doc.get("file", ""), tuple(claims), tuple(inputs))
+
+
+def _is_change(c: Claim) -> bool:
+    """Whether the claim's number is a change or a difference, whose sign is a direction."""
+    return c.unit in PERCENT_UNITS or c.kind == "direction"
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def tolerance(c: Claim) -> float:
+    """How far ours may be from the paper's value and still be R: 25% of it, and at least 3 points
+    for a percentage or a share."""
+    tol = TOLERANCE * abs(c.paper or 0.0)
+    if c.unit in PERCENT_UNITS or c.kind == "share":
+        tol = max(tol, POINTS_FLOOR)
+    return tol
+
+
+def rule(c: Claim, ours: Any) -> str:
+    """The verdict of ``ours`` on claim ``c`` — R, D or N — by the one rule (module docs):
+
+    - a value or a share: R within :func:`tolerance` and on the same side of zero; D on the same
+      side of zero but farther (only for a change, whose sign is a direction); N otherwise;
+    - a bound: R when it holds; D when it fails on the right side of zero (a change); N otherwise;
+    - a direction: R when the sign is the paper's; N otherwise;
+    - an ordering: R for the same order; D when the first (the extreme the claim is about) is the
+      same; N otherwise.
+    Not measured (``ours`` None) is N."""
+    if ours is None:
+        return "N"
+    if c.kind == "ordering":
+        got = list(ours)
+        if got == list(c.order):
+            return "R"
+        return "D" if got and got[0] == c.order[0] else "N"
+    x = float(ours)
+    if not math.isfinite(x):
+        return "N"
+    if c.kind == "direction":
+        return "R" if _sign(x) == (1 if c.sign == "+" else -1) else "N"
+    p = float(c.paper or 0.0)
+    same_side = _sign(x) == _sign(p) or p == 0.0
+    if c.kind == "at-least":
+        ok = x >= p
+    elif c.kind == "at-most":
+        ok = x <= p
+    else:
+        ok = abs(x - p) <= tolerance(c) and same_side
+    if ok:
+        return "R"
+    return "D" if _is_change(c) and same_side and p != 0.0 else "N"
+
+
+def difference(c: Claim, ours: Any) -> float | None:
+    """Ours against the paper's: relative in % for a value, in points for a percentage."""
+    if ours is None or c.kind in ("ordering", "direction") or c.paper is None:
+        return None
+    x = float(ours)
+    if c.unit in PERCENT_UNITS or c.kind == "share":
+        return x - c.paper
+    return 100.0 * (x - c.paper) / abs(c.paper) if c.paper else None
+
+
+def moved(c: Claim, base: Any, other: Any) -> bool:
+    """Whether a claim's value moved between two runs (an ordering: changed at all)."""
+    if base is None or other is None:
+        return True  # the claim cannot be measured without the workload: it depends on it
+    if c.kind == "ordering":
+        return list(base) != list(other)
+    a, b = float(base), float(other)
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return True
+    scale = max(abs(a), abs(c.paper or 0.0))
+    return abs(a - b) > ECHO_SHARE * scale if scale else a != b
+
+
+def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]:
+    """The claims whose value does not move when the workload is taken away (``idle``: the same
+    reproduction on an idle or empty workload): echoes of their inputs, not predictions."""
+    return {c.id for c in paper.claims if c.id in base and not moved(c, base[c.id], idle.get(c.id))}
+
+
+@dataclass
+class Record:
+    """A claim's verdict and what it rests on: the record every reproduction's ``--json`` and the
+    scoreboard carry."""
+
+    id: str
+    paper_name: str
+    where: str
+    kind: str
+    unit: str
+    paper: Any
+    ours: Any
+    difference: float | None
+    verdict: str
+    headline: bool
+    fitted: str = ""
+    set_by: str = ""
+    flips: list[str] = field(default_factory=list)
+    #: For C: the input and the values of it over which the claim is R.
+    holds_for: str = ""
+    note: str = ""
+    about: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def score(
+    paper: Paper,
+    ours: dict[str, Any],
+    *,
+    echo: set[str] | None = None,
+    echo_inputs: str = "",
+    sensitivity: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
+    notes: dict[str, str] | None = None,
+) -> list[Record]:
+    """Every claim of ``paper`` with its verdict: ``ours`` maps claim ids to our values (a claim
+    missing is not measured); ``echo`` the ids found to be echoes (:func:`echoes`), set by
+    ``echo_inputs``; ``sensitivity`` per input name, per claim id, (input value, our value) pairs
+    from runs with that input moved within its range — which inputs flip a verdict, and C."""
+    echo = echo or set()
+    sensitivity = sensitivity or {}
+    notes = notes or {}
+    out = []
+    for c in paper.claims:
+        v = ours.get(c.id)
+        verdict = rule(c, v)
+        flips: list[str] = []
+        holds: list[str] = []
+        for name, per_claim in sensitivity.items():
+            tried = per_claim.get(c.id, [])
+            verdicts = {rule(c, o) for _, o in tried}
+            if verdicts - {verdict}:
+                flips.append(name)
+            if verdict != "R":
+                good = [x for x, o in tried if rule(c, o) == "R"]
+                if good:
+                    holds.append(f"{name} ∈ {{{', '.join(map(str, good))}}}")
+        fitted = c.fitted
+        set_by = echo_inputs if c.id in echo else ""
+        if fitted:
+            final = "F"
+        elif set_by:
+            final = "E"
+        elif verdict != "R" and holds:
+            final = "C"
+        else:
+            final = verdict
+        out.append(
+            Record(
+                c.id,
+                paper.name,
+                c.where,
+                c.kind,
+                c.unit,
+                list(c.order) if c.kind == "ordering" else (c.sign if c.kind == "direction" else c.paper),
+                v,
+                difference(c, v),
+                final,
+                c.headline,
+                fitted,
+                set_by,
+                flips,
+                "; ".join(holds) if final == "C" else "",
+                notes.get(c.id, "" if v is not None else "not measured"),
+                c.about,
+            )
+        )
+    return out
+
+
+def counts(records: list[Record], headline_only: bool = False) -> dict[str, int]:
+    """How many claims got each verdict (and how many of the N were not measured)."""
+    rs = [r for r in records if r.headline or not headline_only]
+    out = {v: sum(r.verdict == v for r in rs) for v in VERDICTS}
+    out["claims"] = len(rs)
+    out["not_measured"] = sum(r.ours is None for r in rs)
+    return out
