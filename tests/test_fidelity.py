@@ -72,7 +72,12 @@ def test_an_echo_is_found_by_taking_the_workload_away():
     paper = toy_paper()
     base, idle = toy(1.0, 1.0), toy(0.0, 1.0)
     assert fd.echoes(paper, base, idle) == {"saving"}
-    recs = {r.id: r for r in fd.score(paper, {**base, "fit": 128.0}, echo=fd.echoes(paper, base, idle), echo_inputs="powers")}
+    recs = {
+        r.id: r
+        for r in fd.score(
+            paper, {**base, "fit": 128.0}, echo=fd.echoes(paper, base, idle), echo_inputs="powers"
+        )
+    }
     # The echo would pass the rule (60 vs 59) but is not a prediction; the prediction is R; the
     # fitted number is F whatever its value.
     assert fd.rule(paper.claim("saving"), base["saving"]) == "R"
@@ -101,7 +106,10 @@ def _write(tmp: Path, body: str) -> Path:
 @pytest.mark.parametrize(
     ("body", "needle"),
     [
-        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\n[[claim]]\nid = "a"\nkind = "value"\npaper = 2.0\n', "given twice"),
+        (
+            '[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\n[[claim]]\nid = "a"\nkind = "value"\npaper = 2.0\n',
+            "given twice",
+        ),
         ('[[claim]]\nid = "a"\nkind = "guess"\npaper = 1.0\n', "kind 'guess'"),
         ('[[claim]]\nid = "a"\nkind = "value"\n', "`paper` must be the paper's number"),
         ('[[claim]]\nid = "a"\nkind = "ordering"\norder = ["x"]\n', "two names or more"),

@@ -110,7 +110,11 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
             raise _fail(path, f"claim {cid}: kind {kind!r}; known: {', '.join(KINDS)}")
         if c.get("input"):
             # The paper's own number that mobmem takes as given: an input, not a claim.
-            inputs.append(Input(cid, c.get("paper"), f"paper, {c.get('where', '')}", c.get("about", ""), from_paper=True))
+            inputs.append(
+                Input(
+                    cid, c.get("paper"), f"paper, {c.get('where', '')}", c.get("about", ""), from_paper=True
+                )
+            )
             continue
         paper_value = c.get("paper")
         if kind == "ordering":
@@ -120,7 +124,11 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
         elif kind == "direction":
             if c.get("sign") not in ("+", "-"):
                 raise _fail(path, f"claim {cid}: a direction needs `sign` = '+' or '-'")
-        elif not isinstance(paper_value, int | float) or isinstance(paper_value, bool) or not math.isfinite(paper_value):
+        elif (
+            not isinstance(paper_value, int | float)
+            or isinstance(paper_value, bool)
+            or not math.isfinite(paper_value)
+        ):
             raise _fail(path, f"claim {cid}: `paper` must be the paper's number, got {paper_value!r}")
         claims.append(
             Claim(
@@ -157,7 +165,9 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
     fitted = [c for c in claims if c.fitted]
     if len({c.fitted for c in fitted}) > 1:
         raise _fail(path, "more than one fitted input: a paper may have one")
-    return Paper(doc.get("paper", paper), doc.get("title", ""), doc.get("file", ""), tuple(claims), tuple(inputs))
+    return Paper(
+        doc.get("paper", paper), doc.get("title", ""), doc.get("file", ""), tuple(claims), tuple(inputs)
+    )
 
 
 def _is_change(c: Claim) -> bool:
