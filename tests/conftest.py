@@ -43,3 +43,22 @@ def cli(*args: str, ok: bool = True, cwd: Path | None = None) -> subprocess.Comp
     if ok:
         assert p.returncode == 0, p.stderr
     return p
+
+
+def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
+    """Checks that a reproduction's claims are its paper's, each judged by the one rule (nothing
+    passes outside it), and returns them by id."""
+    from mobmem.reproduce import fidelity
+
+    p = fidelity.load(paper)
+    recs = {r["id"]: r for r in res["claims"]}
+    assert set(recs) == {c.id for c in p.claims}
+    for c in p.claims:
+        r = recs[c.id]
+        assert r["paper_name"] == paper
+        if r["verdict"] in ("F", "E", "C"):
+            assert r["verdict"] != "F" or c.fitted
+            assert r["verdict"] != "E" or r["set_by"]
+            continue
+        assert r["verdict"] == fidelity.rule(c, r["ours"]), c.id
+    return recs

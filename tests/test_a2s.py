@@ -11,7 +11,7 @@ import pytest
 from mobmem import reproduce
 from mobmem.reproduce import a2s
 
-from conftest import ROOT, cli
+from conftest import ROOT, cli, judged_by_the_rule
 
 KEYS = (
     "resumes",
@@ -64,17 +64,17 @@ def test_schemes_behave_as_defined(res):
 
 
 def test_report_prints_claims_with_relative_differences(res):
-    text = a2s.report(res)
-    assert "Beside the paper" in text and "(fitted)" not in text  # memory given, nothing fitted
+    text = reproduce.report("a2s", res)
+    assert "Beside the paper" in text and "Why ours differs" in text
+    recs = judged_by_the_rule(res, "a2s")
     large = res["workloads"]["large"]
     gain = large["van_s"]["resumes"]["mean"] - large["van"]["resumes"]["mean"]
-    line = next(x for x in text.splitlines() if x.startswith("large: VAN+S − VAN resumes"))
-    assert f"{gain:.1f}" in line and ("within" in line or "OUTSIDE" in line)
-    assert "within" in text or "OUTSIDE" in text
-    assert "Why ours differs" in text
-    # Both readings of what swap-in counts, and the sensitivities the report owes (T_launched is
-    # not printed in the paper; the memory kept is the fitted parameter).
-    assert "small: VAN+S swap-in MB, page_cluster 0" in text and "A2S slots dead within 4000 s" in text
+    r = recs["fig3a-large-resume-gain"]
+    assert r["ours"] == pytest.approx(gain) and r["verdict"] == "F"  # the calibration target
+    line = next(x for x in text.splitlines() if x.startswith("fig3a-large-resume-gain"))
+    assert f"{gain:.4g}" in line and "fitted: reserved" in line
+    # The sensitivities the report owes (T_launched is not printed in the paper; the memory kept
+    # is the fitted parameter).
     assert set(res["t_launched"]) == {str(t) for t in a2s.T_LAUNCHED}
     assert set(res["page_cluster_0"]["large"]) == {"van_s", "a2s"}
     pc0 = res["page_cluster_0"]["large"]["van_s"]
@@ -91,8 +91,10 @@ def test_the_fit_picks_the_sweep_point_nearest_the_papers_gain():
     chosen = next(p for p in sweep if p["reserved_mib"] == res["reserved_mib"])
     assert abs(chosen["gain"] - 19.0) == pytest.approx(best)
     assert res["how"].startswith("fitted")
-    line = next(x for x in a2s.report(res).splitlines() if "(fitted)" in x)
-    assert "calibration target" in line and "within" not in line and "OUTSIDE" not in line
+    line = next(
+        x for x in reproduce.report("a2s", res).splitlines() if x.startswith("fig3a-large-resume-gain")
+    )
+    assert " F " in line and "fitted: reserved" in line
 
 
 def test_cli_runs_it_and_names_bad_values():

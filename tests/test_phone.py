@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 import mobmem
 from mobmem import phone as ph
-from mobmem.reproduce import emmc_swap
+from mobmem import reproduce
 
-from conftest import DATA, SHARED, cli, write
+from conftest import DATA, SHARED, cli, judged_by_the_rule, write
 
 WINDOW = DATA / "usage_window_12apps.csv"
 TIGHT = {"reserved": "814MiB"}
@@ -216,12 +216,11 @@ def test_reproduce_emmc_swap():
         best = min(fit["sweep"], key=lambda p: (abs(p["live_off"] - 4.0), p["step"]))
         assert fit["value"] == best["value"], reading
         assert res["readings"][reading]["cases"]["2"]["live_reload"] == pytest.approx(best["live_off"])
-    # One claim is the calibration target, with no verdict; the others carry theirs.
-    fitted = [c for c in res["claims"] if c["fitted"]]
-    assert [c["claim"] for c in fitted] == ["Fig. 7: case 2, live apps in the reloads"]
-    assert fitted[0]["within"] is None and all(
-        c["within"] is not None for c in res["claims"] if not c["fitted"]
-    )
+    # One claim is the calibration target (F); the others carry their verdicts by the one rule.
+    recs = judged_by_the_rule(res, "emmc-swap")
+    assert [i for i, r in recs.items() if r["verdict"] == "F"] == ["fig7-case2-live-apps"]
+    # Swap-off flash writes are the file system's metadata per launch: the same with no page touched.
+    assert recs["table7-write-mb-off"]["verdict"] == "E"
     # The contrasts are computed from the cases.
     cases = {int(k): v for k, v in s["cases"].items()}
     assert s["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))
@@ -235,8 +234,9 @@ def test_reproduce_emmc_swap():
     z = s["zram"]
     assert z["random"]["flash_write_mb"] == pytest.approx(z["random"]["meta_write_mb"])
     assert z["random"]["peak_zram_mib"] > 0
-    text = emmc_swap.report(res)
-    assert "calibration target (fitted)" in text and "Under each reading" in text
+    text = reproduce.report("emmc-swap", res)
+    line = next(x for x in text.splitlines() if x.startswith("fig7-case2-live-apps"))
+    assert " F " in line and "fitted: value" in line and "Under each reading" in text
     assert "paper 631.87" in text and "Beyond the paper" in text
     given = json.loads(cli("reproduce", "emmc-swap", "--value", "1", "--rounds", "1", "--json").stdout)
     assert given["fits"]["game-scale"]["how"] == "given with --value"
@@ -282,9 +282,11 @@ def test_reproduce_dr_swap_switching():
                     assert row[a]["delay_ms"] == pytest.approx(2000.0 + waits, abs=1.0)
             assert row["dr_swap"]["swap_wait_ms"] <= row["flash"]["swap_wait_ms"]
     assert sw["average_improvement_pct"] == pytest.approx(sum(imps) / len(imps))
-    assert res["claims"][0]["claim"].startswith("Fig. 8") and not any(c["fitted"] for c in res["claims"])
+    recs = judged_by_the_rule(res, "dr-swap")
+    assert recs["fig8-dr-swap-vs-flash-average"]["ours"] is not None
     text = cli("reproduce", "dr-swap", "--switching", "--categories", "news").stdout
-    assert "Fig. 8: DR. Swap vs flash" in text and "news" in text and "zram (not in the paper" in text
+    assert "Fig. 8 / Table V" in text and "news" in text and "zram (not in the paper" in text
+    assert any(x.startswith("fig8-dr-swap-vs-flash-average") for x in text.splitlines())
     e = cli("reproduce", "dr-swap", "--switching", "--categories", "nope", ok=False)
     assert e.returncode == 3 and "browser" in e.stderr
 

@@ -84,7 +84,7 @@ def test_reproduction_report_in_a_headless_browser(tmp_path):
     page = tmp_path / "emmc.html"
     cli("reproduce", "emmc-swap", "--rounds", "1", "--report", str(page))
     text = page.read_text()
-    assert "Beside the paper" in text and "calibration target (fitted)" in text
+    assert "Beside the paper" in text and "fitted: value" in text
     assert "class='outside'" in text or "class='within'" in text
     check(page, tmp_path / "emmc.png", figures=2)
     spo = tmp_path / "spo.html"
@@ -104,7 +104,7 @@ def test_reproduction_report_in_a_headless_browser(tmp_path):
         "--report",
         str(spo),
     )
-    assert "gain over CLOCK" in spo.read_text()
+    assert "vs-clock-average" in spo.read_text()
     check(spo, tmp_path / "spo.png", figures=1)
     a2s = tmp_path / "a2s.html"
     cli("reproduce", "a2s", "--seeds", "1", "--launches", "64", "--reserved", "850", "--report", str(a2s))

@@ -702,6 +702,12 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return run(args.paper, args)
 
 
+def cmd_scoreboard(args: argparse.Namespace) -> int:
+    from .reproduce.scoreboard import main
+
+    return main(args)
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     """Help that shows each flag's default, unless its text already says what happens without it."""
 
@@ -878,6 +884,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             help="keep every run in this results store: runs stored before are reused, a killed run resumes",
         )
         rp.set_defaults(func=cmd_reproduce)
+    sp = rsub.add_parser(
+        "scoreboard",
+        help="every paper's claims by verdict: reproduced, direction only, not, fitted, echo (docs/FIDELITY.md)",
+    )
+    sp.add_argument("--papers", default=",".join(REPRODUCTIONS), help="the reproductions to run")
+    sp.add_argument(
+        "--claims", action="store_true", help="also print one row per claim, and the inputs ledger"
+    )
+    sp.add_argument(
+        "--no-sensitivity",
+        dest="sensitivity",
+        action="store_false",
+        help="skip the reruns over every assumed input's range (no input found to flip a verdict, no C)",
+    )
+    sp.add_argument("--json", action="store_true", help="print the whole scoreboard as JSON")
+    sp.add_argument("--report", metavar="HTML", help="also write it as one self-contained HTML page")
+    sp.add_argument(
+        "--store", metavar="FILE", help="keep every run in this results store (reruns reuse them)"
+    )
+    sp.set_defaults(func=cmd_scoreboard)
 
     from .cli_phone import add_parsers
 

@@ -422,6 +422,12 @@ fn format_for_path(path: &str) -> &'static str {
     formats::for_path(path)
 }
 
+/// The built-in device and tier presets as TOML text, as written.
+#[pyfunction]
+fn device_presets() -> &'static str {
+    mobmem_core::device::PRESETS
+}
+
 /// The device catalog (presets plus an optional user file) as JSON.
 #[pyfunction]
 #[pyo3(signature = (devices = None))]
@@ -566,6 +572,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hybrid_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(trace_formats, m)?)?;
     m.add_function(wrap_pyfunction!(devices, m)?)?;
+    m.add_function(wrap_pyfunction!(device_presets, m)?)?;
     m.add_function(wrap_pyfunction!(policy_params, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_phones, m)?)?;
     m.add_function(wrap_pyfunction!(phones, m)?)?;

@@ -24,7 +24,7 @@ from typing import Any
 
 from .store import Store
 
-_STATE: dict[str, Any] = {"store": None, "name": "", "ran": 0, "reused": 0}
+_STATE: dict[str, Any] = {"store": None, "name": "", "ran": 0, "reused": 0, "moves": {}}
 #: Runs per thread in one batch (each batch is stored when it returns).
 BATCH_PER_THREAD = 2
 
@@ -42,6 +42,127 @@ def stored(path: str | os.PathLike[str], name: str) -> Iterator[dict[str, Any]]:
         counts = {k: _STATE[k] for k in ("ran", "reused")}
         _STATE.update(prev)
         _STATE["last"] = counts
+
+
+@contextmanager
+def moved(
+    phone: Mapping[str, Any] | None = None,
+    apps: Mapping[str, tuple[Any, bool]] | None = None,
+    devices: Mapping[str, Any] | None = None,
+) -> Iterator[None]:
+    """Every run inside has some of its settings moved, whatever the caller asks for: ``phone``, a
+    phone field (dotted for a nested table, ``kernel.swap_out_us``) → its value in every phone run;
+    ``apps``, an app catalog field → (value, scale): set on every app (scale: the value multiplies
+    each app's own); ``devices``, ``preset.field`` (``tiers.pcm.field`` for a tier) → its value in
+    every run. How the fidelity scoreboard reruns a reproduction with an input moved (its inputs
+    ledger) or with its workload idle; the moved runs are stored under their own keys."""
+    prev = _STATE["moves"]
+    _STATE["moves"] = {
+        "phone": {**prev.get("phone", {}), **(phone or {})},
+        "apps": {**prev.get("apps", {}), **(apps or {})},
+        "devices": {**prev.get("devices", {}), **(devices or {})},
+    }
+    try:
+        yield
+    finally:
+        _STATE["moves"] = prev
+
+
+def idle() -> Any:
+    """Phone runs inside replay their launches with no page touched (the phone's ``activity`` 0):
+    a reproduction's idle workload, for the fidelity scoreboard's echo test."""
+    return moved(phone={"activity": 0.0})
+
+
+def _set(table: dict[str, Any], dotted: str, value: Any) -> None:
+    *path, last = dotted.split(".")
+    for k in path:
+        table = table.setdefault(k, {})
+    table[last] = value
+    # A latency is given as ns or as IOPS, one of each pair: the moved one replaces the other.
+    twin = {
+        "read_iops": "read_ns",
+        "write_iops": "write_ns",
+        "read_ns": "read_iops",
+        "write_ns": "write_iops",
+    }
+    table.pop(twin.get(last, ""), None)
+
+
+def _load(path: Any) -> dict[str, Any]:
+    import tomllib
+
+    if path is None:
+        return {}
+    return tomllib.loads(Path(os.fspath(path)).read_text(encoding="utf-8-sig"))
+
+
+def _moved_devices(devices: Any, tmp: str) -> Any:
+    """The devices file of a run with the moved device fields: the caller's file (if any), each
+    moved preset's table taken from it or from the built-in presets, one field changed."""
+    import tomllib
+
+    from .. import _core, _toml
+
+    moves = _STATE["moves"].get("devices")
+    if not moves:
+        return devices
+    doc = _load(devices)
+    builtin = tomllib.loads(_core.device_presets())
+    for dotted, value in moves.items():
+        parts = dotted.split(".")
+        at = parts[:2] if parts[0] == "tiers" else parts[:1]
+        mine, theirs = doc, builtin
+        for k in at:
+            mine = mine.setdefault(k, {})
+            theirs = theirs.get(k, {})
+        if not mine:
+            mine.update(theirs)
+        _set(mine, ".".join(parts[len(at) :]), value)
+    path = Path(tmp) / "devices.toml"
+    path.write_text(_toml.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _moved_apps(apps: Any, tmp: str) -> Any:
+    """The apps file of a phone run with the moved catalog fields set on every app."""
+    from .. import _toml
+    from .. import phone as ph
+
+    moves = _STATE["moves"].get("apps")
+    if not moves:
+        return apps
+    doc = _load(apps)
+    for a in ph.apps(apps):
+        entry = doc.setdefault("apps", {}).setdefault(a["name"], {})
+        for field, (value, scale) in moves.items():
+            entry[field] = a[field] * value if scale else value
+    path = Path(tmp) / "apps.toml"
+    path.write_text(_toml.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _moved_jobs(jobs: Sequence[Mapping[str, Any]], phones: Any) -> list[dict[str, Any]]:
+    """The jobs with the moved phone fields in their overrides (a nested table is the job's own,
+    or its phone's, with the one field changed)."""
+    import copy
+
+    from .. import phone as ph
+
+    moves = _STATE["moves"].get("phone")
+    if not moves:
+        return [dict(j) for j in jobs]
+    known = ph.phones(phones)
+    out = []
+    for j in jobs:
+        over = copy.deepcopy(dict(j.get("overrides", {})))
+        for dotted, value in moves.items():
+            top = dotted.split(".")[0]
+            if "." in dotted and top not in over:
+                over[top] = copy.deepcopy(known[j.get("phone", "nexus5")].get(top) or {})
+            _set(over, dotted, value)
+        out.append({**j, "overrides": over})
+    return out
 
 
 def _file_hash(path: Any) -> str | None:
@@ -125,12 +246,23 @@ def phone_grid(
     apps: Any = None,
     devices: Any = None,
 ) -> list[Any]:
-    """:func:`mobmem.phone.phone_grid`, through the store when one is set."""
+    """:func:`mobmem.phone.phone_grid`, through the store when one is set, with the settings
+    :func:`moved` moves."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return _phone_grid(
+            _moved_jobs(jobs, phones),
+            threads,
+            phones,
+            _moved_apps(apps, tmp),
+            _moved_devices(devices, tmp),
+        )
+
+
+def _phone_grid(jobs: list[dict[str, Any]], threads: int, phones: Any, apps: Any, devices: Any) -> list[Any]:
     from .. import phone as ph
 
     if _STATE["store"] is None:
         return list(ph.phone_grid(jobs, threads=threads, phones=phones, apps=apps, devices=devices))
-    jobs = [dict(j) for j in jobs]
     files = [f for f in (phones, apps, devices) if f is not None]
     hashes = _side(files)
     # A usage file's content is part of its run's identity, checked against what the run read.
@@ -159,7 +291,13 @@ def _trace_hash(trace: Any) -> str:
 def run_configs(
     trace: Any, configs: Sequence[Mapping[str, Any]], devices: Any = None, threads: int = 0
 ) -> list[Any]:
-    """:func:`mobmem.api.run_configs`, through the store when one is set."""
+    """:func:`mobmem.api.run_configs`, through the store when one is set, with the device fields
+    :func:`moved` moves."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return _run_configs(trace, configs, _moved_devices(devices, tmp), threads)
+
+
+def _run_configs(trace: Any, configs: Sequence[Mapping[str, Any]], devices: Any, threads: int) -> list[Any]:
     from .. import api
 
     if _STATE["store"] is None:

@@ -69,21 +69,31 @@ def table(cols: list[str], rows: list[list[Any]], classes: list[str] | None = No
 
 
 def claims(cs: list[dict[str, Any]]) -> str:
-    """A reproduction's claims: ours beside the paper's, with the verdict coloured."""
-    from ..reproduce.verdict import describe
+    """A reproduction's judged claims (the scoreboard's records), the verdict coloured: R green, F
+    and E grey (no prediction), the rest red; not measured ones left out, with their count."""
+    from ..reproduce.scoreboard import _ours, _paper, _why, rule_text
 
     rows, classes = [], []
-    for c in cs:
+    measured = [c for c in cs if c["ours"] is not None]
+    for c in measured:
+        diff = "" if c["difference"] is None else f"{c['difference']:+.1f}"
         rows.append(
             [
-                c["claim"],
-                f"{c['ours']:.4g}",
-                ("> " if c["bound"] == "at least" else "") + f"{c['paper']:g}",
-                describe(c),
+                c["id"] + (" *" if c["headline"] else ""),
+                c["where"],
+                _paper(c),
+                _ours(c),
+                diff,
+                c["verdict"],
+                _why(c),
             ]
         )
-        classes.append("" if c["within"] is None else ("within" if c["within"] else "outside"))
-    return table(["claim", "ours", "paper", "difference"], rows, classes)
+        classes.append({"R": "within", "F": "", "E": ""}.get(c["verdict"], "outside"))
+    note = (
+        f"<p class='note'>{len(cs)} claims of the paper, {len(cs) - len(measured)} not measured by this run; "
+        f"* headline. {esc(rule_text())}</p>"
+    )
+    return table(["claim", "where", "paper", "ours", "diff", "verdict", "note"], rows, classes) + note
 
 
 def details(summary: str, obj: Any) -> str:

@@ -1,5 +1,8 @@
-"""Reproductions of the papers' headline results: each is one module with ``add_arguments(parser)``,
-``compute(args) -> dict`` and ``report(result) -> str``, registered in ``REPRODUCTIONS``."""
+"""Reproductions of the papers' results: each is one module with ``add_arguments(parser)``,
+``compute(args) -> dict``, ``report(result) -> str`` and ``idle_args(args, result)`` (its idle
+workload), registered in ``REPRODUCTIONS``, with its paper's claims in ``claims/<name>.toml`` and
+their measurements in ``measures/<module>.py``. Every result carries ``claims``: each claim of the
+paper with its verdict by the one rule of :mod:`.fidelity` (docs/FIDELITY.md)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,17 @@ REPRODUCTIONS = {
 }
 
 
+def _judged(name: str, args: argparse.Namespace, echo_test: bool = True) -> dict[str, Any]:
+    """Reproduction ``name``'s result with its paper's claims judged (``claims``: the scoreboard's
+    records; the echo test reruns it on its idle workload)."""
+    from .scoreboard import records
+
+    mod = REPRODUCTIONS[name]
+    res: dict[str, Any] = mod.compute(args)
+    res["claims"] = [r.to_dict() for r in records(name, mod, args, res, echo_test)]
+    return res
+
+
 def run(name: str, args: argparse.Namespace) -> int:
     """Computes reproduction ``name`` and prints its report, or its result as JSON with ``--json``."""
     mod = REPRODUCTIONS[name]
@@ -31,11 +45,11 @@ def run(name: str, args: argparse.Namespace) -> int:
         from ..experiment.runner import stored
 
         with stored(args.store, name) as counts:
-            res = mod.compute(args)
+            res = _judged(name, args)
             print(f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused", file=sys.stderr)
     else:
-        res = mod.compute(args)
-    text = mod.report(res)
+        res = _judged(name, args)
+    text = report(name, res)
     if args.json:
         json.dump(res, sys.stdout, indent=1)
         print()
@@ -65,9 +79,10 @@ def params(name: str) -> dict[str, Any]:
     return {a.dest: a.default for a in p._actions if a.dest not in ("help", "json")}
 
 
-def compute(name: str, **overrides: Any) -> dict[str, Any]:
+def compute(name: str, echo_test: bool = True, **overrides: Any) -> dict[str, Any]:
     """Runs reproduction ``name`` from a notebook or script: its parameters (see :func:`params`)
-    by keyword, the rest at their defaults; returns the result that ``--json`` prints. Unknown
+    by keyword, the rest at their defaults; returns the result that ``--json`` prints, its claims
+    judged (``echo_test=False`` skips the idle rerun, so no claim is found to be an echo). Unknown
     names raise :class:`~mobmem.ConfigError` naming them."""
     from ..errors import ConfigError
 
@@ -76,11 +91,14 @@ def compute(name: str, **overrides: Any) -> dict[str, Any]:
         if k not in values:
             raise ConfigError(f"{name}: unknown parameter {k!r}; known: {', '.join(values)}", k)
     values.update(overrides)
-    result: dict[str, Any] = REPRODUCTIONS[name].compute(argparse.Namespace(json=True, **values))
-    return result
+    return _judged(name, argparse.Namespace(json=True, **values), echo_test)
 
 
 def report(name: str, result: dict[str, Any]) -> str:
-    """The text report of a result from :func:`compute`."""
+    """The text report of a result from :func:`compute`: the reproduction's own, then its paper's
+    claims with their verdicts."""
+    from .scoreboard import claims_text
+
     text: str = REPRODUCTIONS[name].report(result)
-    return text
+    judged = claims_text(result.get("claims") or [])
+    return f"{text}\n\n{judged}" if judged else text

@@ -24,7 +24,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from .verdict import pct, verdict
+from .verdict import pct
 
 #: Sections 5.2–5.4 (text figures; the bar charts print no other numbers).
 PAPER: dict[str, Any] = {
@@ -258,7 +258,6 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         d[key[-1]] = p
     out["seeds"], out["launches"] = args.seeds, args.launches
     out["real_windows"] = str(real) if real is not None else None
-    out["claims"] = claims(out)
     return out
 
 
@@ -267,102 +266,6 @@ def _kernel_defaults() -> dict[str, float]:
     from ..phone import phones
 
     return {k: float(v) for k, v in phones()["nexus5"]["kernel"].items()}
-
-
-def claim_tuples(res: dict[str, Any]) -> list[tuple[str, float, float, float, bool]]:
-    """(claim, ours, paper, tolerance, in points) for every figure beside the paper's."""
-    g = res["workloads"]
-    m = lambda w, s, k: g[w][s][k]["mean"]  # noqa: E731
-    P = res["paper"]
-    claims = []
-    for w in ("small", "medium", "large"):
-        gain = m(w, "van_s", "resumes") - m(w, "van", "resumes")
-        fitted = " (fitted)" if w == "large" and res["how"].startswith("fitted") else ""
-        claims.append((f"{w}: VAN+S − VAN resumes{fitted}", gain, P["resume_gain"][w], 5.0, True))
-    for w in ("small", "large"):
-        for k in ("in", "out"):
-            claims.append(
-                (f"{w}: VAN+S swap-{k} MB", m(w, "van_s", f"swap_{k}_mb"), P["swap_mb"][w][k], 50.0, False)
-            )
-    pc0 = res["page_cluster_0"]
-    for w in ("small", "large"):
-        ours = pc0[w]["van_s"]["swap_in_mb"]["mean"]
-        claims.append((f"{w}: VAN+S swap-in MB, page_cluster 0", ours, P["swap_mb"][w]["in"], 50.0, False))
-    for k in ("swap_in_mb", "swap_out_mb"):
-        ours = pct(m("large", "a2s", k), m("large", "van_s", k))
-        claims.append(
-            (
-                f"large: A2S vs VAN+S swap-{k.split('_')[1]} MB %",
-                ours,
-                P["a2s_vs_van_s_pct"][k],
-                15.0,
-                True,
-            )
-        )
-    ours = pct(m("large", "a2s", "resumes"), m("large", "van", "resumes"))
-    claims.append(("large: A2S vs VAN resumes %", ours, P["a2s_resumes_vs_van_pct"], 5.0, True))
-    for s in ("van", "van_s", "a2s"):
-        ours = m("large", s, "ux_negative_pct")
-        claims.append((f"large: {s} negative UX %", ours, P["ux_negative_pct"][s], 5.0, True))
-    for x, v in P["lifetime_van_s_pct"].items():
-        ours = g["large"]["van_s"]["lifetime_cdf"][x]["mean"]
-        claims.append((f"large: VAN+S slots dead within {x} s %", ours, v, 10.0, True))
-    claims.append(
-        (
-            "large: A2S slots dead within 4000 s % (paper: < 1)",
-            g["large"]["a2s"]["lifetime_cdf"]["4000"]["mean"],
-            P["a2s_dead_4000_pct"],
-            10.0,
-            True,
-        )
-    )
-    claims.append(
-        (
-            "large: A2S slots whose owner never died %",
-            m("large", "a2s", "valid_at_end_pct"),
-            P["a2s_valid_at_end_pct"],
-            10.0,
-            True,
-        )
-    )
-    sys_ = lambda s: m("large", s, "cpu_system_s")  # noqa: E731
-    tot = lambda s: m("large", s, "cpu_user_s") + sys_(s)  # noqa: E731
-    cpu = P["cpu_pct"]
-    claims.append(
-        (
-            "large: VAN+S system CPU vs VAN % (costs assumed)",
-            pct(sys_("van_s"), sys_("van")),
-            cpu["van_s_system_vs_van"],
-            20.0,
-            True,
-        )
-    )
-    claims.append(
-        (
-            "large: A2S user CPU vs VAN %",
-            pct(m("large", "a2s", "cpu_user_s"), m("large", "van", "cpu_user_s")),
-            cpu["a2s_user_vs_van"],
-            5.0,
-            True,
-        )
-    )
-    claims.append(
-        (
-            "large: A2S total CPU vs VAN % (costs assumed)",
-            pct(tot("a2s"), tot("van")),
-            cpu["a2s_total_vs_van"],
-            5.0,
-            True,
-        )
-    )
-    return claims
-
-
-def claims(res: dict[str, Any]) -> list[dict[str, Any]]:
-    """The same as data (``verdict.claim``); the fitted one is the calibration target."""
-    from .verdict import claim
-
-    return [claim(c, o, p, t, points=pts, fitted="(fitted)" in c) for c, o, p, t, pts in claim_tuples(res)]
 
 
 def report(res: dict[str, Any]) -> str:
@@ -405,16 +308,6 @@ def report(res: dict[str, Any]) -> str:
             "sys s",
         )
         lines += [render(head, rows, title=src), ""]
-    claims = claim_tuples(res)
-    # A calibration target is not a result: no verdict on it.
-    rows = [
-        (c, f"{o:.1f}", f"{p:g}", "calibration target" if "(fitted)" in c else verdict(o, p, t, pts))
-        for c, o, p, t, pts in claims
-    ]
-    lines += [
-        render(("claim (generated usage)", "ours", "paper", "difference"), rows, title="Beside the paper"),
-        "",
-    ]
     kx = res["kernel_x"]
     sens = []
     for f, pts in kx.items():
@@ -570,3 +463,14 @@ def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
         (plots.cdf(life, "seconds after the slot was written", "Swap-entry lifetimes (Large)"), seeds),
         (plots.lines(live, "launch", "live apps", "Live apps after each launch (Large, first seed)"), ""),
     ]
+
+
+def held_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:
+    """What the fidelity scoreboard's reruns hold: the fitted memory kept as it was fitted."""
+    return {"reserved": res["reserved_mib"]}
+
+
+def idle_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:
+    """The idle workload of the fidelity scoreboard's echo test (phone runs touch no page there),
+    with the fitted memory kept as it was."""
+    return held_args(args, res)

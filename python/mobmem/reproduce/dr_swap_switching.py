@@ -158,39 +158,9 @@ def _app_mean(launches: list[dict[str, Any]], app: str) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def claims(res: dict[str, Any]) -> list[dict[str, Any]]:
-    """Fig. 8 and Table V beside ours."""
-    from .verdict import claim
-
-    out = []
-    if res["average_improvement_pct"] is not None:
-        out.append(
-            claim(
-                "Fig. 8: DR. Swap vs flash, switching, average % faster",
-                res["average_improvement_pct"],
-                PAPER_IMPROVEMENT_PCT,
-                5.0,
-                points=True,
-            )
-        )
-    if res["browser_improvement_pct"] is not None:
-        out.append(
-            claim(
-                "Fig. 8: browsers, DR. Swap vs flash % faster",
-                res["browser_improvement_pct"],
-                PAPER_BROWSER_IMPROVEMENT_PCT,
-                5.0,
-                points=True,
-                at_least=True,
-            )
-        )
-    return out
-
-
 def report(res: dict[str, Any]) -> list[str]:
     from ..api import devices
     from ..table import render
-    from .verdict import claims_table
 
     rows = []
     for cat, c in res["categories"].items():
@@ -231,8 +201,6 @@ def report(res: dict[str, Any]) -> list[str]:
                 " section V-F)"
             ),
         ),
-        "",
-        claims_table(claims(res), "Switching beside the paper (predictions)"),
         "",
     ]
     runs = [r for c in res["categories"].values() for r in c["sizes"].values()]

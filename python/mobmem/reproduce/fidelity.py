@@ -49,6 +49,14 @@ class Claim:
     fitted: str = ""
 
 
+#: How the scoreboard moves an input for a rerun (one per input, or none: not moved):
+#: ``param`` a parameter of the reproduction (with ``key``: one ``key=value`` item of a list
+#: parameter, as ``spo_param``); ``phone`` a phone field in every phone run (dotted for a nested
+#: table); ``apps`` an app catalog field on every app (``scale``: the values multiply each app's
+#: own); ``device`` a device preset's field (``preset.field``, ``tiers.NAME.field`` for a tier).
+MOVES = ("param", "phone", "apps", "device")
+
+
 @dataclass(frozen=True)
 class Input:
     """One value a reproduction sets: where it comes from and, for an assumption, its range."""
@@ -57,10 +65,14 @@ class Input:
     value: Any
     source: str
     why: str = ""
-    #: For an assumed input: the values the literature or the paper allows, ends included.
+    #: For an input the paper does not give: other values the literature allows (the scoreboard
+    #: reruns the reproduction at each, one input at a time).
     range: tuple[Any, ...] = ()
-    #: The reproduction's parameter that sets it (``mobmem.reproduce.params(paper)``), if any.
-    param: str = ""
+    #: How it is moved (:data:`MOVES`), and what it moves.
+    move: str = ""
+    target: str = ""
+    key: str = ""
+    scale: bool = False
     #: Taken from the paper itself (a table of the paper's, not a result it measured).
     from_paper: bool = False
 
@@ -146,22 +158,11 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
             )
         )
     for i, d in enumerate(doc.get("input", [])):
-        name = d.get("name")
-        if not isinstance(name, str) or not name:
-            raise _fail(path, f"input {i + 1}: no name")
-        rng = d.get("range", [])
-        if not isinstance(rng, list):
-            raise _fail(path, f"input {name}: `range` must be a list of values")
-        inputs.append(
-            Input(
-                name,
-                d.get("value"),
-                str(d.get("source", "")),
-                str(d.get("why", "")),
-                tuple(rng),
-                str(d.get("param", "")),
-            )
-        )
+        inputs.append(_input(path, i, d))
+    names = [x.name for x in inputs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise _fail(path, f"input {twice[0]!r} given twice")
     fitted = [c for c in claims if c.fitted]
     if len({c.fitted for c in fitted}) > 1:
         raise _fail(path, "more than one fitted input: a paper may have one")
@@ -170,9 +171,56 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
     )
 
 
+def _input(path: Path, i: int, d: dict[str, Any]) -> Input:
+    """One ``[[input]]`` of the ledger, checked: a name, a value, a source; a range only for an input
+    the paper does not give, and with it a way to move it; at most one way."""
+    name = d.get("name")
+    if not isinstance(name, str) or not name:
+        raise _fail(path, f"input {i + 1}: no name")
+    known = {"name", "value", "source", "why", "range", "key", "scale", *MOVES}
+    extra = sorted(set(d) - known)
+    if extra:
+        raise _fail(path, f"input {name}: unknown key {extra[0]!r}; known: {', '.join(sorted(known))}")
+    if "value" not in d:
+        raise _fail(path, f"input {name}: no value")
+    source = d.get("source")
+    if not isinstance(source, str) or not source:
+        raise _fail(path, f"input {name}: no source (paper, datasheet, another paper, assumed or fitted)")
+    rng = d.get("range", [])
+    if not isinstance(rng, list):
+        raise _fail(path, f"input {name}: `range` must be a list of values")
+    if rng and (source.startswith("paper") or source == "fitted"):
+        raise _fail(
+            path, f"input {name}: a range is for an input the paper does not give, not for {source!r}"
+        )
+    moves = [m for m in MOVES if m in d]
+    if len(moves) > 1:
+        raise _fail(path, f"input {name}: one way to move it, not {' and '.join(moves)}")
+    move = moves[0] if moves else ""
+    target = d.get(move, "") if move else ""
+    if move and (not isinstance(target, str) or not target):
+        raise _fail(path, f"input {name}: `{move}` must name what it moves")
+    if d.get("scale") and move != "apps":
+        raise _fail(path, f"input {name}: `scale` goes with `apps`")
+    if d.get("key") and move != "param":
+        raise _fail(path, f"input {name}: `key` goes with `param`")
+    return Input(
+        name,
+        d["value"],
+        source,
+        str(d.get("why", "")),
+        tuple(rng),
+        move,
+        target,
+        str(d.get("key", "")),
+        bool(d.get("scale", False)),
+    )
+
+
 def _is_change(c: Claim) -> bool:
-    """Whether the claim's number is a change or a difference, whose sign is a direction."""
-    return c.unit in PERCENT_UNITS or c.kind == "direction"
+    """Whether the claim's number is a change or a difference, whose sign is a direction (a share
+    is a part of a whole, not a change)."""
+    return c.kind == "direction" or (c.unit in PERCENT_UNITS and c.kind != "share")
 
 
 def _sign(x: float) -> int:
@@ -248,8 +296,13 @@ def moved(c: Claim, base: Any, other: Any) -> bool:
 
 def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]:
     """The claims whose value does not move when the workload is taken away (``idle``: the same
-    reproduction on an idle or empty workload): echoes of their inputs, not predictions."""
-    return {c.id for c in paper.claims if c.id in base and not moved(c, base[c.id], idle.get(c.id))}
+    reproduction on an idle or empty workload): echoes of their inputs, not predictions. Orderings
+    are not judged so: an idle workload ties what it orders, and a tie has no order to compare."""
+    return {
+        c.id
+        for c in paper.claims
+        if c.id in base and c.kind != "ordering" and not moved(c, base[c.id], idle.get(c.id))
+    }
 
 
 @dataclass

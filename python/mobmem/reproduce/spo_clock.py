@@ -27,10 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from .args import int_list
-from .verdict import verdict
-
-#: Tolerance of a verdict, as a relative difference from the paper's number, in %.
-TOLERANCE_PCT = 50.0
 
 PAPER_APPS = ("angrybirds", "youtube", "chrome", "facebook", "farmstory")
 #: Section 3: SPO-CLOCK's I/O-time improvement, average and maximum, in %.
@@ -289,26 +285,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         "reading": names[0],
         "readings": readings,
     }
-    res["claims"] = claims(res)
     return res
-
-
-def claims(res: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every figure beside the paper's, as data (``verdict.claim``): SPO-CLOCK's I/O-time gain over
-    CLOCK and ARC, average and largest, per reading and kind of trace. Nothing is fitted."""
-    from .verdict import claim
-
-    out = []
-    for r, sub in res.get("readings", {res["reading"]: res}).items():
-        for kind, label in KINDS.items():
-            s_ = sub.get("summary", {}).get(kind) or {}
-            for base, paper in (("clock", PAPER_VS_CLOCK), ("arc", PAPER_VS_ARC)):
-                v = s_.get(f"vs_{base}")
-                if v:
-                    name = f"{r}, {label}: gain over {base.upper()}, %"
-                    out.append(claim(f"{name} (average)", v["average_pct"], paper[0], TOLERANCE_PCT))
-                    out.append(claim(f"{name} (largest)", v["max_pct"], paper[1], TOLERANCE_PCT))
-    return out
 
 
 def _cell(p: dict[str, Any]) -> str:
@@ -351,7 +328,7 @@ def report(res: dict[str, Any]) -> str:
     )
     lines.append("")
     lines.append(
-        "Against the paper (relative difference, and whether it is within the stated tolerance), under each reading:"
+        "Against the paper, under each reading (the verdicts, by the one rule, are in the table at the end):"
     )
     for r, sub in res.get("readings", {res["reading"]: res}).items():
         summ = sub.get("summary", {})
@@ -365,16 +342,16 @@ def report(res: dict[str, Any]) -> str:
                 v = s_[f"vs_{base}"]
                 lines.append(
                     f"- {r} ({sub['swap']}), {label}: SPO-CLOCK improves I/O time over {base.upper()} by"
-                    f" {v['average_pct']:.1f}% on average ({verdict(v['average_pct'], paper[0], TOLERANCE_PCT)}), {v['max_pct']:.1f}%"
-                    f" at most ({verdict(v['max_pct'], paper[1], TOLERANCE_PCT)}); {v['min_pct']:.1f}% at least, {v['points']} points;"
+                    f" {v['average_pct']:.1f}% on average, {v['max_pct']:.1f}%"
+                    f" at most; {v['min_pct']:.1f}% at least, {v['points']} points;"
                     f" paper {paper[0]:.1f}% / {paper[1]:.1f}%."
                 )
             if "alg1_vs_clock" in s_:
                 v = s_["alg1_vs_clock"]
                 lines.append(
                     f"- {r}, {label}: with Algorithm 1's adaptation read literally (spo-clock@alg1) the improvement over"
-                    f" CLOCK is {v['average_pct']:.1f}% on average ({verdict(v['average_pct'], PAPER_VS_CLOCK[0], TOLERANCE_PCT)}),"
-                    f" {v['max_pct']:.1f}% at most ({verdict(v['max_pct'], PAPER_VS_CLOCK[1], TOLERANCE_PCT)}),"
+                    f" CLOCK is {v['average_pct']:.1f}% on average,"
+                    f" {v['max_pct']:.1f}% at most,"
                     f" {v['min_pct']:.1f}% at least."
                 )
             if "clock_swap_write_share" in s_:
@@ -465,3 +442,16 @@ def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
                 (plots.io_relative(recs, "clock"), f"{name} ({w['kind']}): I/O time relative to CLOCK")
             )
     return out
+
+
+def held_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:
+    """What the fidelity scoreboard's reruns hold (nothing is fitted), and the work no claim reads
+    left out: the claims are measured on the default reading's synthetic apps, so no capture, no
+    corpus and no other reading."""
+    return {"captures": "", "corpus": "", "trace": [], "readings": _readings(args)[0]}
+
+
+def idle_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:
+    """The idle workload of the fidelity scoreboard's echo test: each app twenty accesses (twenty
+    first touches: nothing for a policy to decide), no capture, the default reading."""
+    return {**held_args(args, res), "accesses": 20}

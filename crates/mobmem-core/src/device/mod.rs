@@ -341,7 +341,9 @@ pub struct Catalog {
     tiers: BTreeMap<String, TierModel>,
 }
 
-const PRESETS: &str = include_str!("presets.toml");
+/// The built-in device and tier presets as written (a user file overrides a device whole, so a
+/// caller changing one field of a preset starts from its table here).
+pub const PRESETS: &str = include_str!("presets.toml");
 
 impl Catalog {
     /// The built-in presets.
