@@ -138,3 +138,50 @@ def test_every_papers_claims_file_loads_with_unique_ids_and_its_quotes_are_in_th
         norm = " ".join(text.split())
         for c in p.claims:
             assert " ".join(c.quote.split()) in norm, (name, c.id)
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (
+            '[[input]]\nname = "a"\nvalue = 1\nsource = "paper, Table 1"\nrange = [2]\nparam = "x"\n',
+            "a range is for",
+        ),
+        (
+            '[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\nrange = [2]\nparam = "x"\nphone = "y"\n',
+            "one way",
+        ),
+        (
+            '[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\nscale = true\nphone = "y"\n',
+            "`scale` goes with",
+        ),
+        ('[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\nrnage = [2]\n', "unknown key 'rnage'"),
+        ('[[input]]\nname = "a"\nvalue = 1\n', "no source"),
+        ('[[input]]\nname = "a"\nsource = "assumed"\n', "no value"),
+        ('[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\nphone = ""\n', "must name what it moves"),
+        (
+            '[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\n[[input]]\nname = "a"\nvalue = 2\nsource = "assumed"\n',
+            "given twice",
+        ),
+    ],
+)
+def test_bad_ledger_entries_are_errors(tmp_path, body, needle):
+    with pytest.raises(ConfigError, match=needle):
+        fd.load("p", _write(tmp_path, body))
+
+
+def test_every_ledger_move_names_something_that_exists_and_a_wrong_one_is_refused(tmp_path):
+    from mobmem.reproduce import scoreboard
+
+    for name in ("dr-swap", "spo-clock", "hybrid", "emmc-swap", "a2s"):
+        scoreboard.check_moves(name)
+        p = fd.load(name)
+        assert [i for i in p.inputs if i.assumed], name  # every paper leaves something unstated
+    for move in (
+        'phone = "kernel.swap_out_usec"',
+        'apps = "fg_write_shares"',
+        'device = "optane-m10.write_iop"',
+    ):
+        _write(tmp_path, f'[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\nrange = [2]\n{move}\n')
+        with pytest.raises(ConfigError, match="names nothing"):
+            scoreboard.check_moves("p", tmp_path)

@@ -47,7 +47,22 @@ def _rerun(
     return {}, {"devices": {inp.target: value}}
 
 
-def check_moves(name: str) -> None:
+def _phone_takes(phone: str, field: str, value: Any) -> bool:
+    """Whether phone ``phone`` runs with ``field`` (dotted: in a nested table) set to ``value``: a
+    field it does not have, or a value of the wrong kind, is refused when the phone is built."""
+    from .. import phone as ph
+    from ..errors import MobmemError
+    from ..experiment.runner import moved, phone_grid
+
+    try:
+        with moved(phone={field: value}):
+            phone_grid([ph.job(ph.synthetic(2, 2, 1.0), phone)])
+    except MobmemError:
+        return False
+    return True
+
+
+def check_moves(name: str, folder: Any = None) -> None:
     """Every input of ``name``'s ledger that says how it is moved names something that exists: a
     parameter of the reproduction, a phone field, an app catalog field, a device or tier preset's
     field — a move that reaches nothing would find an input flips no verdict."""
@@ -67,14 +82,12 @@ def check_moves(name: str) -> None:
 
     presets = tomllib.loads(_core.device_presets())
     devices = api.devices()
-    for inp in fidelity.load(name).inputs:
+    for inp in fidelity.load(name, folder or fidelity.CLAIMS_DIR).inputs:
         t = inp.target
         if inp.move == "param":
             ok = t in params(name)
         elif inp.move == "phone":
-            ok = any(
-                has(p, t) or (t.count(".") == 1 and has(p, t.split(".")[0])) for p in ph.phones().values()
-            )
+            ok = any(_phone_takes(n, t, inp.range[0] if inp.range else inp.value) for n in ph.phones())
         elif inp.move == "apps":
             ok = t in ph.apps()[0]
         elif inp.move == "device":

@@ -38,6 +38,7 @@ NOTES: dict[str, str] = {
     "sec5d-browser-reduction": "lowest of the three swap sizes' reductions (the bound must hold at each size)",
     "sec5d-news-reduction": "lowest of the three swap sizes' reductions (the bound must hold at each size)",
     "sec5d-social-networking-reduction": "lowest of the three swap sizes' reductions (the bound must hold at each size)",
+    "sec5d-news-social-gain-most": "news and social networking counted among the last two of sec5d-dr-reduction-category-order",
     "sec5d-dr-reduction-category-order": "categories by the mean of their three sizes' reductions; measured only when every category has swap-ins",
     "fig7-scheme-energy-ordering": "paper's order only if strictly flash < DR. Swap < DRAM at every category and size; ties count against the paper",
     "fig7-dram-energy-rises-with-swap-size": "smallest step (128->256, 256->512) in DRAM-backed energy over every category, J",
@@ -159,7 +160,10 @@ def measure(res: dict[str, Any]) -> dict[str, object]:
                 "social-networking",
                 "news",
             ]
-            out["sec5d-dr-reduction-category-order"] = _order(means, paper)
+            order = _order(means, paper)
+            out["sec5d-dr-reduction-category-order"] = order
+            top = order[-2:]
+            out["sec5d-news-social-gain-most"] = float(sum(c in top for c in ("news", "social-networking")))
 
     avg = res.get("averages", {}).get(reading)
     if avg:

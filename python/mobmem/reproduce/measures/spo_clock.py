@@ -33,6 +33,9 @@ NOTES: dict[str, str] = {
     "fig4-spo-best-vs-clock": "strict (SPO io_ns < CLOCK io_ns) at every synthetic point; points visited app by app (JSON order), memory ascending; on failure the order at the first failing point",
     "fig4-spo-best-vs-arc": "as fig4-spo-best-vs-clock, against ARC",
     "fig4-spo-best-vs-lru": "as fig4-spo-best-vs-clock, against LRU",
+    "fig4-spo-win-share-vs-clock": "share of the synthetic points (SPO io_ns < CLOCK io_ns, strict), default reading",
+    "fig4-spo-win-share-vs-arc": "as fig4-spo-win-share-vs-clock, against ARC",
+    "fig4-spo-win-share-vs-lru": "as fig4-spo-win-share-vs-clock, against LRU",
     "fig4-lru-similar-to-clock": "LRU/CLOCK I/O-time ratio at the synthetic point where it is farthest from 1 ('at every point'), not the mean ratio",
     "fig4-gain-falls-with-memory": "baseline = CLOCK (Fig. 4's reference): per app, SPO's improvement over CLOCK (%) at the largest memory minus at the smallest; median over apps ('in most cases' = the majority's sign). Against ARC the improvement rises instead",
     "fig4-spo-fewer-swap-writes": "mean over the 25 synthetic points of SPO's minus CLOCK's swap-write time, as a share of CLOCK's compared I/O time",
@@ -119,6 +122,13 @@ def measure(res: dict) -> dict[str, object]:
         o = _best_everywhere(res, base)
         if o is not None:
             out[f"fig4-spo-best-vs-{base}"] = o
+
+    # The win rate: the share of the points where SPO-CLOCK's I/O time is below the baseline's.
+    for base in ("clock", "arc", "lru"):
+        both = [p for p in pts if _io(p, SPO) is not None and _io(p, base) is not None]
+        if both:
+            wins = sum(_io(p, SPO) < _io(p, base) for p in both)  # type: ignore[operator]
+            out[f"fig4-spo-win-share-vs-{base}"] = 100.0 * wins / len(both)
 
     # LRU ~ CLOCK: the ratio farthest from 1.
     rel = [p["lru"]["rel"] for p in pts if "lru" in p and p["lru"].get("rel") is not None]

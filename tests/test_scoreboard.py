@@ -1,0 +1,116 @@
+"""The fidelity scoreboard end to end: settings moved in every run reach the runs (and are stored
+under their own keys), the one-at-a-time reruns over an input's range, and the command."""
+
+from __future__ import annotations
+
+import json
+
+from mobmem import phone as ph
+from mobmem.experiment import runner
+from mobmem.reproduce import fidelity, scoreboard
+
+from conftest import cli
+
+
+def _run(**kw):
+    usage = ph.synthetic(12, 40, 4.0, seed=3)
+    return runner.phone_grid([ph.job(usage, "nexus5", seed=1, dram="1GiB", swap_size="256MiB")], **kw)[0]
+
+
+def test_a_moved_phone_field_reaches_every_run_and_keeps_the_rest_of_its_table():
+    base = _run()
+    with runner.moved(phone={"kernel.swap_out_us": 1000.0}):
+        moved = _run()
+    assert base.meters["swap_out_pages"] > 0
+    # The same swap-outs, each costing 100x the CPU time; the other kernel costs as they were.
+    assert moved.meters["swap_out_pages"] == base.meters["swap_out_pages"]
+    assert moved.meters["cpu"]["swap_s"] > 50 * base.meters["cpu"]["swap_s"]
+    assert moved.meters["cpu"]["fault_s"] == base.meters["cpu"]["fault_s"]
+    with runner.moved(phone={"kernel.swap_out_us": 10.0}):
+        same = _run()  # nexus5's own value: the same run
+    assert same.meters == base.meters
+
+
+def test_moved_app_fields_and_device_fields_equal_the_same_settings_given_as_files(tmp_path):
+    # An app catalog field scaled on every app, against a catalog file saying the same.
+    with runner.moved(apps={"size_mib": (1.5, True)}):
+        moved = _run()
+    text = "".join(f'[apps."{a["name"]}"]\nsize_mib = {a["size_mib"] * 1.5!r}\n' for a in ph.apps())
+    (tmp_path / "apps.toml").write_text(text)
+    direct = _run(apps=tmp_path / "apps.toml")
+    assert moved.meters == direct.meters and moved.meters != _run().meters
+    # A device preset's field, against a devices file with the preset's table and that field.
+    with runner.moved(devices={"emmc-inand.write_nj": 1.0}):
+        moved = _run()
+    assert moved.meters["energy"] != _run().meters["energy"]
+    assert moved.meters["swap_out_pages"] == _run().meters["swap_out_pages"]
+
+
+def test_moved_runs_are_stored_under_their_own_keys(tmp_path):
+    store = tmp_path / "s.sqlite"
+    with runner.stored(store, "t") as counts:
+        a = _run()
+        with runner.moved(phone={"kernel.swap_out_us": 1000.0}):
+            b = _run()
+        assert (counts["ran"], counts["reused"]) == (2, 0)
+        with runner.moved(phone={"kernel.swap_out_us": 1000.0}):
+            again = _run()
+        assert (counts["ran"], counts["reused"]) == (2, 1)
+    assert again.meters == b.meters != a.meters
+
+
+def _args(**kw):
+    import argparse
+
+    from mobmem import reproduce
+
+    return argparse.Namespace(json=True, **{**reproduce.params("emmc-swap"), **kw})
+
+
+def test_the_reruns_over_an_inputs_range_are_direct_runs_and_decide_what_flips_a_verdict():
+    from mobmem import reproduce
+
+    mod = reproduce.REPRODUCTIONS["emmc-swap"]
+    args = _args(rounds=1)
+    res = mod.compute(args)
+    only = {"random-order-seed", "game-anon-share"}
+    sens = scoreboard.sensitivity("emmc-swap", mod, args, res, only)
+    assert set(sens) == only
+    recs = {r.id: r for r in scoreboard.records("emmc-swap", mod, args, res, echo_test=False, sens=sens)}
+    # A rerun with a parameter moved is the reproduction run with it, the fit held: seed 1's claims.
+    fit = res["fits"][res["reading"]]["value"]
+    direct = reproduce.compute("emmc-swap", rounds=1, seed=1, value=fit, echo_test=False)
+    ours1 = {r["id"]: r["ours"] for r in direct["claims"]}
+    paper = fidelity.load("emmc-swap")
+    for cid, tried in sens["random-order-seed"].items():
+        assert dict(tried)[1] == ours1[cid], cid
+        # An input flips a claim exactly when one of its values gives another verdict by the rule.
+        c, r = paper.claim(cid), recs[cid]
+        base = fidelity.rule(c, r.ours)
+        assert ("random-order-seed" in r.flips) == any(fidelity.rule(c, o) != base for _, o in tried), cid
+    assert any("game-anon-share" in r.flips for r in recs.values()), "the games' anon share decides swap"
+    for r in recs.values():
+        assert (r.verdict == "C") == bool(r.holds_for)
+    led = {i["name"]: i for i in scoreboard.ledger("emmc-swap", list(recs.values()), sens)}
+    assert led["game-anon-share"]["tried"] and led["game-anon-share"]["flips"]
+    assert not led["page-cluster"]["tried"]  # not among those asked for
+
+
+def test_the_command_prints_counts_claims_and_ledger_and_its_json_carries_them_whole(tmp_path):
+    out = cli("reproduce", "scoreboard", "--papers", "emmc-swap", "--no-sensitivity", "--json").stdout
+    b = json.loads(out)
+    (p,) = b["papers"]
+    assert p["paper"] == "emmc-swap" and b["sensitivity"] is False
+    n = len(fidelity.load("emmc-swap").claims)
+    assert p["counts"]["claims"] == n == len(p["claims"]) == b["total"]["claims"]
+    assert sum(p["counts"][v] for v in fidelity.VERDICTS) == n
+    for r in p["claims"]:
+        assert {"id", "paper", "ours", "difference", "verdict", "fitted", "set_by", "flips"} <= set(r)
+    assert [r["id"] for r in p["claims"] if r["verdict"] == "F"] == ["fig7-case2-live-apps"]
+    assert any(i["source"] == "fitted" for i in p["inputs"])
+    text = cli("reproduce", "scoreboard", "--papers", "emmc-swap", "--no-sensitivity", "--claims").stdout
+    assert (
+        "Fidelity scoreboard" in text and "emmc-swap: inputs ledger" in text and "table7-write-ratio" in text
+    )
+    e = cli("reproduce", "scoreboard", "--papers", "emmc-swap,nope", ok=False)
+    assert e.returncode == 3 and "nope" in e.stderr and "Traceback" not in e.stderr
