@@ -44,8 +44,10 @@ def test_the_programs_exit_status_is_reported(tmp_path):
     assert p.returncode == 1 and "exit status 3" in p.stdout and out.exists(), p.stderr
 
 
-def test_a_killed_capture_leaves_no_file_and_no_process(tmp_path):
-    # Its temporary folder (TMPDIR points to one of the test's own) and valgrind go with it.
+@pytest.mark.parametrize("after", [0.0, 0.5])
+def test_a_killed_capture_leaves_no_file_and_no_process(tmp_path, after):
+    # Killed as valgrind starts or once it runs: nothing in the temporary folder (TMPDIR points to
+    # one of the test's own), and valgrind goes with it.
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp)}
@@ -77,7 +79,7 @@ def test_a_killed_capture_leaves_no_file_and_no_process(tmp_path):
     while time.monotonic() < deadline and not valgrinds():
         time.sleep(0.05)
     assert valgrinds(), "valgrind never started"
-    time.sleep(0.5)
+    time.sleep(after)
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 10

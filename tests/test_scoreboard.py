@@ -108,9 +108,30 @@ def test_the_command_prints_counts_claims_and_ledger_and_its_json_carries_them_w
         assert {"id", "paper", "ours", "difference", "verdict", "fitted", "set_by", "flips"} <= set(r)
     assert [r["id"] for r in p["claims"] if r["verdict"] == "F"] == ["fig7-case2-live-apps"]
     assert any(i["source"] == "fitted" for i in p["inputs"])
-    text = cli("reproduce", "scoreboard", "--papers", "emmc-swap", "--no-sensitivity", "--claims").stdout
+    page = tmp_path / "board.html"
+    text = cli(
+        "reproduce",
+        "scoreboard",
+        "--papers",
+        "emmc-swap",
+        "--no-sensitivity",
+        "--claims",
+        "--report",
+        str(page),
+    ).stdout
+    html = page.read_text()
+    assert "Inputs ledger" in html and "table7-write-ratio" in html and "game-anon-share" in html
     assert (
         "Fidelity scoreboard" in text and "emmc-swap: inputs ledger" in text and "table7-write-ratio" in text
     )
     e = cli("reproduce", "scoreboard", "--papers", "emmc-swap,nope", ok=False)
     assert e.returncode == 3 and "nope" in e.stderr and "Traceback" not in e.stderr
+
+
+def test_a_run_asked_for_twice_in_one_call_is_made_stored_and_counted_once(tmp_path):
+    usage = ph.synthetic(12, 40, 4.0, seed=3)
+    job = ph.job(usage, "nexus5", seed=1, dram="1GiB", swap_size="256MiB")
+    with runner.stored(tmp_path / "s.sqlite", "t") as counts:
+        a, b = runner.phone_grid([job, job])
+        assert (counts["ran"], counts["reused"]) == (1, 0)
+    assert a.meters == b.meters

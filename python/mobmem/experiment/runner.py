@@ -53,7 +53,7 @@ def moved(
     """Every run inside has some of its settings moved, whatever the caller asks for: ``phone``, a
     phone field (dotted for a nested table, ``kernel.swap_out_us``) → its value in every phone run;
     ``apps``, an app catalog field → (value, scale): set on every app (scale: the value multiplies
-    each app's own); ``devices``, ``preset.field`` (``tiers.pcm.field`` for a tier) → its value in
+    each app's own; a share, ``*_share`` or ``*_prob``, scaled up stops at 1); ``devices``, ``preset.field`` (``tiers.pcm.field`` for a tier) → its value in
     every run. How the fidelity scoreboard reruns a reproduction with an input moved (its inputs
     ledger) or with its workload idle; the moved runs are stored under their own keys."""
     prev = _STATE["moves"]
@@ -137,6 +137,8 @@ def _moved_apps(apps: Any, tmp: str) -> Any:
         entry = doc.setdefault("apps", {}).setdefault(a["name"], {})
         for field, (value, scale) in moves.items():
             entry[field] = a[field] * value if scale else value
+            if scale and field.endswith(("_share", "_prob")):
+                entry[field] = min(1.0, entry[field])  # a share scaled up stops at all
     path = Path(tmp) / "apps.toml"
     path.write_text(_toml.dumps(doc), encoding="utf-8")
     return path
@@ -202,8 +204,12 @@ def _through(
 
     store: Store = _STATE["store"]
     have = store.get(keys)
-    missing = [i for i, k in enumerate(keys) if k not in have]
-    _STATE["reused"] += len(keys) - len(missing)
+    # A run asked for twice in one call is one run: made once, stored once, counted once.
+    first: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        first.setdefault(k, i)
+    missing = [i for k, i in first.items() if k not in have]
+    _STATE["reused"] += len(first) - len(missing)
     step = max(1, (threads or os.cpu_count() or 1) * BATCH_PER_THREAD)
     for b in range(0, len(missing), step):
         idx = missing[b : b + step]

@@ -68,10 +68,13 @@ class Run:
 
 
 @functools.cache
+@functools.cache
 def build() -> str:
     """This mobmem's version and build: its release number and a hash of the code that makes a
     result (the compiled core and the package's Python files). A stored run is reused only by the
-    same build, so a fix to the engine is never answered with a result of the code before it."""
+    same build, so a fix to the engine is never answered with a result of the code before it.
+    Hashed once a process, at its first run: the code a process runs is the code it started with,
+    and a file edited meanwhile does not give its results another build's key."""
     from .. import __version__, _core
 
     h = hashlib.sha256()

@@ -1,6 +1,7 @@
 """Reproductions of the papers' results: each is one module with ``add_arguments(parser)``,
-``compute(args) -> dict``, ``report(result) -> str`` and ``idle_args(args, result)`` (its idle
-workload), registered in ``REPRODUCTIONS``, with its paper's claims in ``claims/<name>.toml`` and
+``compute(args) -> dict``, ``report(result) -> str``, ``held_args(args, result)`` (what the
+scoreboard's reruns hold) and ``idle_args(args, result)`` (its idle workload) — :class:`Reproduction` —
+registered in ``REPRODUCTIONS``, with its paper's claims in ``claims/<name>.toml`` and
 their measurements in ``measures/<module>.py``. Every result carries ``claims``: each claim of the
 paper with its verdict by the one rule of :mod:`.fidelity` (docs/FIDELITY.md)."""
 
@@ -9,12 +10,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, Protocol
 
 from . import a2s, dr_swap, emmc_swap, hybrid, spo_clock
 
+
+class Reproduction(Protocol):
+    """What a reproduction module provides (its claims and inputs ledger are data:
+    ``claims/<name>.toml``; its measurements ``measures/<module>.py``)."""
+
+    def add_arguments(self, p: argparse.ArgumentParser) -> None: ...
+
+    def compute(self, args: argparse.Namespace) -> dict[str, Any]: ...
+
+    def report(self, res: dict[str, Any]) -> str: ...
+
+    def held_args(self, args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]: ...
+
+    def idle_args(self, args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]: ...
+
+
 #: name → module; ``mobmem reproduce NAME`` runs it.
-REPRODUCTIONS = {
+REPRODUCTIONS: dict[str, Reproduction] = {
     "dr-swap": dr_swap,
     "spo-clock": spo_clock,
     "hybrid": hybrid,

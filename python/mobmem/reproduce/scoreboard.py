@@ -1,11 +1,12 @@
-"""The fidelity scoreboard: every reproduction run as it is by default and again on an idle
-workload, every claim of its paper measured on both and given its verdict by the one rule
-(:mod:`.fidelity`); counts per paper and in total. ``mobmem reproduce --scoreboard``.
+"""The fidelity scoreboard (docs/FIDELITY.md): every reproduction run as it is, again on an idle
+workload (the echo test), and again at each value of each assumed input's range (the sensitivity);
+every claim of its paper measured on each run and given its verdict by the one rule
+(:mod:`.fidelity`); counts per paper and in total. ``mobmem reproduce scoreboard``.
 
-A reproduction module takes part with: ``PAPER`` (its claims file's name, ``claims/<PAPER>.toml``),
-its measurements (``measures/<module>.py``: ``measure``, ``NOTES``) and ``idle_args(args, res)``, the
-parameters that make its workload idle while keeping what was fitted (phone runs are made idle
-here, by the phone's ``activity`` 0).
+A reproduction takes part with: ``PAPER``'s claims and inputs ledger (``claims/<name>.toml``), its
+measurements (``measures/<module>.py``: ``measure``, ``NOTES``), ``held_args(args, res)`` (what the
+reruns hold: the fitted value, and work no claim reads left out) and ``idle_args(args, res)`` (its
+idle workload; phone runs are made idle here, by the phone's ``activity`` 0).
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import argparse
 import importlib
 import json
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import fidelity
+
+if TYPE_CHECKING:
+    from . import Reproduction
 
 #: What an echo's value is set by, when the idle run finds one.
 ECHO_INPUTS = "its inputs (the same with no page touched)"
@@ -113,7 +117,7 @@ def check_moves(name: str, folder: Any = None) -> None:
 
 
 def sensitivity(
-    name: str, mod: ModuleType, args: argparse.Namespace, res: dict[str, Any], only: set[str] | None = None
+    name: str, mod: Reproduction, args: argparse.Namespace, res: dict[str, Any], only: set[str] | None = None
 ) -> dict[str, dict[str, list[tuple[Any, Any]]]]:
     """One input at a time over its range: every assumed input of the ledger that can be moved
     (``only``: those named) is set to each value of its range, the rest as they were (what was
@@ -146,7 +150,7 @@ def sensitivity(
 
 def records(
     name: str,
-    mod: ModuleType,
+    mod: Reproduction,
     args: argparse.Namespace,
     res: dict[str, Any],
     echo_test: bool = True,
@@ -383,6 +387,25 @@ def claims_text(claims: list[dict[str, Any]], title: str = "Beside the paper") -
     )
 
 
+def _ledger_html(inputs: list[dict[str, Any]]) -> str:
+    from ..report import html
+
+    rows = [
+        [
+            i["name"],
+            _short(i["value"]),
+            i["source"],
+            _short(i["range"]) if i["range"] else "",
+            i["moved_by"],
+            ", ".join(i["flips"]) if i["tried"] else "",
+        ]
+        for i in inputs
+    ]
+    return "<h3>Inputs ledger</h3>" + html.table(
+        ["input", "value", "source", "range", "moved by", "flips the verdict of"], rows
+    )
+
+
 def main(args: argparse.Namespace) -> int:
     """``mobmem reproduce scoreboard``: runs (or, with ``--store``, reuses) every reproduction and
     its idle rerun, and prints the counts (``--claims``: and every claim), or the JSON."""
@@ -419,6 +442,6 @@ def main(args: argparse.Namespace) -> int:
         from ..report import html
 
         sections = [("Counts", f"<pre>{html.esc(text(b, rows=False))}</pre>")]
-        sections += [(p["paper"], html.claims(p["claims"])) for p in b["papers"]]
+        sections += [(p["paper"], html.claims(p["claims"]) + _ledger_html(p["inputs"])) for p in b["papers"]]
         html.write(args.report, html.page("Fidelity scoreboard", sections))
     return 0
