@@ -86,6 +86,19 @@ def test_an_echo_is_found_by_taking_the_workload_away():
     assert recs["fit"].verdict == "F"
 
 
+def test_an_echo_that_disagrees_with_the_paper_stays_n_and_is_never_c():
+    paper = fd.Paper("toy", "", "", (Claim("swap-ins", "", "value", "pages", "", "", paper=1857.0),), ())
+    # No swap-in with the workload or without: set by the inputs, and not the paper's number.
+    base, idle = {"swap-ins": 0.0}, {"swap-ins": 0.0}
+    echo = fd.echoes(paper, base, idle)
+    assert echo == {"swap-ins"}
+    (r,) = fd.score(
+        paper, base, echo=echo, echo_inputs="inputs", sensitivity={"x": {"swap-ins": [(2, 1800.0)]}}
+    )
+    assert (r.verdict, r.set_by, r.holds_for) == ("N", "inputs", "")
+    assert "the same with the workload idle" in r.note
+
+
 def test_a_claim_that_holds_only_for_another_value_of_an_assumption_is_c_and_its_input_flips_it():
     paper = fd.Paper("toy", "", "", (Claim("gain", "", "value", "%", "", "", paper=-15.0),), ())
     tried = [(2.0, -5.0), (4.0, -9.0), (8.0, -14.0)]  # (write:read cost, our gain)

@@ -85,7 +85,7 @@ def claims(cs: list[dict[str, Any]]) -> str:
                 _ours(c),
                 diff,
                 c["verdict"],
-                _why(c),
+                _why(c, 400),
             ]
         )
         classes.append({"R": "within", "F": "", "E": ""}.get(c["verdict"], "outside"))

@@ -364,12 +364,14 @@ def score(
                 if good:
                     holds.append(f"{name} ∈ {{{', '.join(map(str, good))}}}")
         fitted = c.fitted
+        # An echo that agrees with the paper (R, or D) is E: its agreement is its inputs'. One that
+        # does not agree stays N, and no other value of an input makes it C: its value is its inputs'.
         set_by = echo_inputs if c.id in echo else ""
         if fitted:
             final = "F"
-        elif set_by:
+        elif set_by and verdict in ("R", "D"):
             final = "E"
-        elif verdict != "R" and holds:
+        elif verdict != "R" and holds and not set_by:
             final = "C"
         else:
             final = verdict
@@ -389,11 +391,19 @@ def score(
                 set_by,
                 flips,
                 "; ".join(holds) if final == "C" else "",
-                notes.get(c.id, "" if v is not None else "not measured"),
+                _note(
+                    notes.get(c.id, "" if v is not None else "not measured"), bool(set_by) and final == "N"
+                ),
                 c.about,
             )
         )
     return out
+
+
+def _note(note: str, idle_too: bool) -> str:
+    if not idle_too:
+        return note
+    return f"the same with the workload idle: set by its inputs, and not the paper's; {note}".rstrip("; ")
 
 
 def counts(records: list[Record], headline_only: bool = False) -> dict[str, int]:

@@ -297,14 +297,14 @@ def text(b: dict[str, Any], rows: bool = True) -> str:
                     _ours(r),
                     "" if r["difference"] is None else f"{r['difference']:+.1f}",
                     r["verdict"],
-                    r["fitted"] or r["set_by"] or ", ".join(r["flips"]) or r["holds_for"],
+                    _why(r),
                 ]
                 for r in p["claims"]
             ]
             out += [
                 "",
                 render(
-                    ["claim (* headline)", "where", "paper", "ours", "diff", "", "fitted / set by / flips"],
+                    ["claim (* headline)", "where", "paper", "ours", "diff", "", "fitted / set by / holds if / flipped by"],
                     cells,
                     title=p["paper"],
                 ),
@@ -347,12 +347,18 @@ def ledger_text(name: str, inputs: list[dict[str, Any]], tried: bool) -> str:
     )
 
 
-def _why(r: dict[str, Any]) -> str:
+def _why(r: dict[str, Any], width: int = 70) -> str:
+    """What a verdict rests on, in a line: the fitted input, what sets an echo, where a C holds, or
+    the inputs that flip it (the JSON has them whole)."""
     if r["fitted"]:
-        return f"fitted: {r['fitted']}"
-    if r["set_by"]:
-        return f"set by {r['set_by']}"
-    return r["holds_for"] or ", ".join(r["flips"])
+        out = f"fitted: {r['fitted']}"
+    elif r["set_by"]:
+        out = f"set by {r['set_by']}"
+    elif r["holds_for"]:
+        out = f"R if {r['holds_for']}"
+    else:
+        out = f"flipped by {', '.join(r['flips'])}" if r["flips"] else ""
+    return out if len(out) <= width else out[: width - 1] + "…"
 
 
 def claims_text(claims: list[dict[str, Any]], title: str = "Beside the paper") -> str:
