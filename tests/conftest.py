@@ -58,7 +58,9 @@ def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
         assert r["paper_name"] == paper
         if r["verdict"] in ("F", "E", "C"):
             assert r["verdict"] != "F" or c.fitted
-            assert r["verdict"] != "E" or r["set_by"]
+            # An echo agrees with the paper by the rule; a C does not, and says where it would.
+            assert r["verdict"] != "E" or (r["set_by"] and fidelity.rule(c, r["ours"]) in ("R", "D"))
+            assert r["verdict"] != "C" or (r["holds_for"] and fidelity.rule(c, r["ours"]) != "R")
             continue
         assert r["verdict"] == fidelity.rule(c, r["ours"]), c.id
     return recs

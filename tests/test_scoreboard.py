@@ -4,7 +4,9 @@ under their own keys), the one-at-a-time reruns over an input's range, and the c
 from __future__ import annotations
 
 import json
+import tomllib
 
+from mobmem import _core, _toml
 from mobmem import phone as ph
 from mobmem.experiment import runner
 from mobmem.reproduce import fidelity, scoreboard
@@ -40,10 +42,13 @@ def test_moved_app_fields_and_device_fields_equal_the_same_settings_given_as_fil
     direct = _run(apps=tmp_path / "apps.toml")
     assert moved.meters == direct.meters and moved.meters != _run().meters
     # A device preset's field, against a devices file with the preset's table and that field.
-    with runner.moved(devices={"emmc-inand.write_nj": 1.0}):
+    with runner.moved(devices={"emmc-inand.write_iops": 2000}):
         moved = _run()
-    assert moved.meters["energy"] != _run().meters["energy"]
-    assert moved.meters["swap_out_pages"] == _run().meters["swap_out_pages"]
+    preset = tomllib.loads(_core.device_presets())["emmc-inand"]
+    preset.pop("write_ns", None)
+    (tmp_path / "devices.toml").write_text(_toml.dumps({"emmc-inand": {**preset, "write_iops": 2000}}))
+    direct = _run(devices=tmp_path / "devices.toml")
+    assert moved.meters == direct.meters and moved.meters["cpu"] != _run().meters["cpu"]
 
 
 def test_moved_runs_are_stored_under_their_own_keys(tmp_path):
@@ -91,6 +96,12 @@ def test_the_reruns_over_an_inputs_range_are_direct_runs_and_decide_what_flips_a
     assert any("game-anon-share" in r.flips for r in recs.values()), "the games' anon share decides swap"
     for r in recs.values():
         assert (r.verdict == "C") == bool(r.holds_for)
+    # A reading moved keeps that reading's own fit: the rerun is the reproduction run with it.
+    reading = scoreboard.sensitivity("emmc-swap", mod, args, res, {"missing-memory-reading"})
+    held = res["fits"]["held"]["value"]
+    direct = reproduce.compute("emmc-swap", rounds=1, reading="held", value=held, echo_test=False)
+    for r in direct["claims"]:
+        assert dict(reading["missing-memory-reading"][r["id"]])["held"] == r["ours"], r["id"]
     led = {i["name"]: i for i in scoreboard.ledger("emmc-swap", list(recs.values()), sens)}
     assert led["game-anon-share"]["tried"] and led["game-anon-share"]["flips"]
     assert not led["page-cluster"]["tried"]  # not among those asked for

@@ -21,11 +21,12 @@ def _value(x: Any, where: str) -> str:
             return "inf" if x > 0 else "-inf"
         return repr(x)
     if isinstance(x, str):
-        return json.dumps(x)  # a JSON string is a TOML basic string
+        # A JSON string is a TOML basic string, but for DEL, which TOML wants escaped.
+        return json.dumps(x, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(x, dict):
         return (
             "{ "
-            + ", ".join(f"{json.dumps(str(k))} = {_value(v, f'{where}.{k}')}" for k, v in x.items())
+            + ", ".join(f"{_value(str(k), where)} = {_value(v, f'{where}.{k}')}" for k, v in x.items())
             + " }"
         )
     if isinstance(x, list | tuple):
@@ -35,4 +36,4 @@ def _value(x: Any, where: str) -> str:
 
 def dumps(doc: dict[str, Any]) -> str:
     """``doc`` as TOML text: one ``key = value`` line per top-level key, tables inline."""
-    return "".join(f"{json.dumps(str(k))} = {_value(v, str(k))}\n" for k, v in doc.items())
+    return "".join(f"{_value(str(k), str(k))} = {_value(v, str(k))}\n" for k, v in doc.items())

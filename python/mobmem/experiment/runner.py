@@ -75,9 +75,13 @@ def idle() -> Any:
 
 
 def _set(table: dict[str, Any], dotted: str, value: Any) -> None:
+    from ..errors import ConfigError
+
     *path, last = dotted.split(".")
     for k in path:
         table = table.setdefault(k, {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{dotted}: {k} is not a table of settings", dotted)
     table[last] = value
     # A latency is given as ns or as IOPS, one of each pair: the moved one replaces the other.
     twin = {
@@ -128,14 +132,22 @@ def _moved_apps(apps: Any, tmp: str) -> Any:
     """The apps file of a phone run with the moved catalog fields set on every app."""
     from .. import _toml
     from .. import phone as ph
+    from ..errors import ConfigError
 
     moves = _STATE["moves"].get("apps")
     if not moves:
         return apps
     doc = _load(apps)
+    for field, (value, scale) in moves.items():
+        if not scale:  # an app the catalog does not name runs with its defaults: set there too
+            doc.setdefault("defaults", {})[field] = value
     for a in ph.apps(apps):
         entry = doc.setdefault("apps", {}).setdefault(a["name"], {})
         for field, (value, scale) in moves.items():
+            if scale and not isinstance(a.get(field), int | float):
+                raise ConfigError(
+                    f"apps: {a['name']} has no {field} to scale (it is {a.get(field)!r})", field
+                )
             entry[field] = a[field] * value if scale else value
             if scale and field.endswith(("_share", "_prob")):
                 entry[field] = min(1.0, entry[field])  # a share scaled up stops at all
@@ -144,24 +156,34 @@ def _moved_apps(apps: Any, tmp: str) -> Any:
     return path
 
 
-def _moved_jobs(jobs: Sequence[Mapping[str, Any]], phones: Any) -> list[dict[str, Any]]:
+#: A table of parameters and the choice it belongs to: a job that makes another choice (another
+#: policy, killer or admission) does not get the phone's parameters for the old one moved.
+_CHOICE = {"params": "policy", "killer_params": "killer", "swap_admission_params": "swap_admission"}
+
+
+def moved_jobs(jobs: Sequence[Mapping[str, Any]], phones: Any) -> list[Any]:
     """The jobs with the moved phone fields in their overrides (a nested table is the job's own,
     or its phone's, with the one field changed)."""
     import copy
 
+    from .. import _args
     from .. import phone as ph
 
     moves = _STATE["moves"].get("phone")
     if not moves:
-        return [dict(j) for j in jobs]
+        return list(jobs)
     known = ph.phones(phones)
     out = []
-    for j in jobs:
+    for j in _args.mappings("jobs", jobs):
         over = copy.deepcopy(dict(j.get("overrides", {})))
+        mine = known.get(j.get("phone", "nexus5"), {})
         for dotted, value in moves.items():
             top = dotted.split(".")[0]
+            choice = _CHOICE.get(top)
+            if "." in dotted and choice and over.get(choice, mine.get(choice)) != mine.get(choice):
+                continue  # the job runs another policy, killer or admission than the phone's
             if "." in dotted and top not in over:
-                over[top] = copy.deepcopy(known[j.get("phone", "nexus5")].get(top) or {})
+                over[top] = copy.deepcopy(mine.get(top) or {})
             _set(over, dotted, value)
         out.append({**j, "overrides": over})
     return out
@@ -254,9 +276,12 @@ def phone_grid(
 ) -> list[Any]:
     """:func:`mobmem.phone.phone_grid`, through the store when one is set, with the settings
     :func:`moved` moves."""
+    from .. import _args
+
+    jobs = _args.mappings("jobs", jobs)
     with tempfile.TemporaryDirectory() as tmp:
         return _phone_grid(
-            _moved_jobs(jobs, phones),
+            moved_jobs(jobs, phones),
             threads,
             phones,
             _moved_apps(apps, tmp),

@@ -68,7 +68,6 @@ class Run:
 
 
 @functools.cache
-@functools.cache
 def build() -> str:
     """This mobmem's version and build: its release number and a hash of the code that makes a
     result (the compiled core and the package's Python files). A stored run is reused only by the

@@ -68,34 +68,6 @@ def table(cols: list[str], rows: list[list[Any]], classes: list[str] | None = No
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def claims(cs: list[dict[str, Any]]) -> str:
-    """A reproduction's judged claims (the scoreboard's records), the verdict coloured: R green, F
-    and E grey (no prediction), the rest red; not measured ones left out, with their count."""
-    from ..reproduce.scoreboard import _ours, _paper, _why, rule_text
-
-    rows, classes = [], []
-    measured = [c for c in cs if c["ours"] is not None]
-    for c in measured:
-        diff = "" if c["difference"] is None else f"{c['difference']:+.1f}"
-        rows.append(
-            [
-                c["id"] + (" *" if c["headline"] else ""),
-                c["where"],
-                _paper(c),
-                _ours(c),
-                diff,
-                c["verdict"],
-                _why(c, 400),
-            ]
-        )
-        classes.append({"R": "within", "F": "", "E": ""}.get(c["verdict"], "outside"))
-    note = (
-        f"<p class='note'>{len(cs)} claims of the paper, {len(cs) - len(measured)} not measured by this run; "
-        f"* headline. {esc(rule_text())}</p>"
-    )
-    return table(["claim", "where", "paper", "ours", "diff", "verdict", "note"], rows, classes) + note
-
-
 def details(summary: str, obj: Any) -> str:
     return f"<details><summary>{esc(summary)}</summary><pre>{esc(json.dumps(obj, indent=1, default=str))}</pre></details>"
 

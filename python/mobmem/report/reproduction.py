@@ -19,7 +19,9 @@ def build(name: str, mod: Any, res: dict[str, Any], text: str) -> str:
         )
     ]
     if res.get("claims"):
-        sections.append(("Beside the paper", html.claims(res["claims"])))
+        from ..reproduce.board_view import claims_html
+
+        sections.append(("Beside the paper", claims_html(res["claims"])))
     draw = getattr(mod, "figures", None)
     if draw is not None:
         figs = [html.figure(f, caption) for f, caption in draw(res)]

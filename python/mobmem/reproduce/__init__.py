@@ -114,7 +114,7 @@ def compute(name: str, echo_test: bool = True, **overrides: Any) -> dict[str, An
 def report(name: str, result: dict[str, Any]) -> str:
     """The text report of a result from :func:`compute`: the reproduction's own, then its paper's
     claims with their verdicts."""
-    from .scoreboard import claims_text
+    from .board_view import claims_text
 
     text: str = REPRODUCTIONS[name].report(result)
     judged = claims_text(result.get("claims") or [])

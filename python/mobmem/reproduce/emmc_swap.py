@@ -359,8 +359,9 @@ def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
 
 
 def held_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:
-    """What the fidelity scoreboard's reruns hold: the fitted quantity kept as it was fitted."""
-    return {"value": res["fits"][res["reading"]]["value"]}
+    """What the fidelity scoreboard's reruns hold: the fitted quantity of the reading they run (each
+    reading has its own fit) kept as it was fitted."""
+    return {"value": res["fits"][args.reading]["value"]}
 
 
 def idle_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:

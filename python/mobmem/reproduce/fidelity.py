@@ -47,6 +47,9 @@ class Claim:
     headline: bool = False
     #: The input fitted to this claim (its number is a calibration target), if any.
     fitted: str = ""
+    #: A percentage that is a level (a part of a whole, a share of pages), not a change: its sign
+    #: is no direction, so it is never D.
+    level: bool = False
 
 
 #: How the scoreboard moves an input for a rerun (one per input, or none: not moved):
@@ -155,6 +158,7 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
                 sign=str(c.get("sign", "")),
                 headline=bool(c.get("headline", False)),
                 fitted=str(c.get("fitted", "")),
+                level=bool(c.get("level", False)),
             )
         )
     for i, d in enumerate(doc.get("input", [])):
@@ -163,9 +167,13 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise _fail(path, f"input {twice[0]!r} given twice")
-    fitted = [c for c in claims if c.fitted]
-    if len({c.fitted for c in fitted}) > 1:
+    fitted = {c.fitted for c in claims if c.fitted}
+    ledger = [x for x in inputs if x.source == "fitted"]
+    if len(fitted) > 1 or len(ledger) > 1:
         raise _fail(path, "more than one fitted input: a paper may have one")
+    for f in fitted:
+        if not any(f in (x.name, x.target) for x in ledger):
+            raise _fail(path, f"claims are fitted by {f!r}, which the ledger has no fitted input for")
     return Paper(
         doc.get("paper", paper), doc.get("title", ""), doc.get("file", ""), tuple(claims), tuple(inputs)
     )
@@ -173,7 +181,8 @@ def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
 
 def _input(path: Path, i: int, d: dict[str, Any]) -> Input:
     """One ``[[input]]`` of the ledger, checked: a name, a value, a source; a range only for an input
-    the paper does not give, and with it a way to move it; at most one way."""
+    the paper does not give; at most one way to move it (an assumed input with none is listed as not
+    moved: the sensitivity cannot say whether it flips a verdict, and the scoreboard says so)."""
     name = d.get("name")
     if not isinstance(name, str) or not name:
         raise _fail(path, f"input {i + 1}: no name")
@@ -219,8 +228,8 @@ def _input(path: Path, i: int, d: dict[str, Any]) -> Input:
 
 def _is_change(c: Claim) -> bool:
     """Whether the claim's number is a change or a difference, whose sign is a direction (a share
-    is a part of a whole, not a change)."""
-    return c.kind == "direction" or (c.unit in PERCENT_UNITS and c.kind != "share")
+    or a level is a part of a whole, not a change)."""
+    return c.kind == "direction" or (c.unit in PERCENT_UNITS and c.kind != "share" and not c.level)
 
 
 def _sign(x: float) -> int:
@@ -239,8 +248,9 @@ def tolerance(c: Claim) -> float:
 def rule(c: Claim, ours: Any) -> str:
     """The verdict of ``ours`` on claim ``c`` — R, D or N — by the one rule (module docs):
 
-    - a value or a share: R within :func:`tolerance` and on the same side of zero; D on the same
-      side of zero but farther (only for a change, whose sign is a direction); N otherwise;
+    - a value or a share: R within :func:`tolerance` (a change also on the same side of zero); D
+      on the same side of zero but farther (only for a change, whose sign is a direction); N
+      otherwise;
     - a bound: R when it holds; D when it fails on the right side of zero (a change); N otherwise;
     - a direction: R when the sign is the paper's; N otherwise;
     - an ordering: R for the same order; D when the first (the extreme the claim is about) is the
@@ -265,7 +275,7 @@ def rule(c: Claim, ours: Any) -> str:
     elif c.kind == "at-most":
         ok = x <= p
     else:
-        ok = abs(x - p) <= tolerance(c) and same_side
+        ok = abs(x - p) <= tolerance(c) and (same_side or not _is_change(c))
     if ok:
         return "R"
     return "D" if _is_change(c) and same_side and p != 0.0 else "N"
@@ -281,8 +291,9 @@ def difference(c: Claim, ours: Any) -> float | None:
     return 100.0 * (x - c.paper) / abs(c.paper) if c.paper else None
 
 
-def moved(c: Claim, base: Any, other: Any) -> bool:
-    """Whether a claim's value moved between two runs (an ordering: changed at all)."""
+def differs(c: Claim, base: Any, other: Any) -> bool:
+    """Whether a claim's value differs between two runs by more than :data:`ECHO_SHARE` of the
+    larger (an ordering: changed at all)."""
     if base is None or other is None:
         return True  # the claim cannot be measured without the workload: it depends on it
     if c.kind == "ordering":
@@ -290,8 +301,7 @@ def moved(c: Claim, base: Any, other: Any) -> bool:
     a, b = float(base), float(other)
     if not (math.isfinite(a) and math.isfinite(b)):
         return True
-    scale = max(abs(a), abs(c.paper or 0.0))
-    return abs(a - b) > ECHO_SHARE * scale if scale else a != b
+    return abs(a - b) > ECHO_SHARE * max(abs(a), abs(b))
 
 
 def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]:
@@ -301,7 +311,7 @@ def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]
     return {
         c.id
         for c in paper.claims
-        if c.id in base and c.kind != "ordering" and not moved(c, base[c.id], idle.get(c.id))
+        if c.id in base and c.kind != "ordering" and not differs(c, base[c.id], idle.get(c.id))
     }
 
 
@@ -408,8 +418,13 @@ def _note(note: str, idle_too: bool) -> str:
 
 def counts(records: list[Record], headline_only: bool = False) -> dict[str, int]:
     """How many claims got each verdict (and how many of the N were not measured)."""
-    rs = [r for r in records if r.headline or not headline_only]
-    out = {v: sum(r.verdict == v for r in rs) for v in VERDICTS}
+    return counts_of([r.to_dict() for r in records], headline_only)
+
+
+def counts_of(records: list[dict[str, Any]], headline_only: bool = False) -> dict[str, int]:
+    """:func:`counts` of records as ``--json`` carries them."""
+    rs = [r for r in records if r["headline"] or not headline_only]
+    out = {v: sum(r["verdict"] == v for r in rs) for v in VERDICTS}
     out["claims"] = len(rs)
-    out["not_measured"] = sum(r.ours is None for r in rs)
+    out["not_measured"] = sum(r["ours"] is None for r in rs)
     return out

@@ -17,13 +17,14 @@ import json
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from . import board_view as view
 from . import fidelity
 
 if TYPE_CHECKING:
     from . import Reproduction
 
 #: What an echo's value is set by, when the idle run finds one.
-ECHO_INPUTS = "its inputs (the same with no page touched)"
+ECHO_INPUTS = "its inputs (the same with the workload idle)"
 
 
 def _json(res: dict[str, Any]) -> dict[str, Any]:
@@ -35,20 +36,18 @@ def measures(name: str) -> ModuleType:
     return importlib.import_module(f".measures.{name.replace('-', '_')}", __package__)
 
 
-def _rerun(
-    inp: fidelity.Input, value: Any, args: argparse.Namespace
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The parameters and the moved settings (:func:`~mobmem.experiment.runner.moved`) of a rerun
-    with input ``inp`` at ``value``."""
+def _rerun(inp: fidelity.Input, value: Any, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The parameters (``args`` with the move) and the moved settings
+    (:func:`~mobmem.experiment.runner.moved`) of a rerun with input ``inp`` at ``value``."""
     if inp.move == "param":
         if inp.key:
-            return {inp.target: [*(getattr(args, inp.target, None) or []), f"{inp.key}={value}"]}, {}
-        return {inp.target: value}, {}
+            return {**args, inp.target: [*(args.get(inp.target) or []), f"{inp.key}={value}"]}, {}
+        return {**args, inp.target: value}, {}
     if inp.move == "phone":
-        return {}, {"phone": {inp.target: value}}
+        return args, {"phone": {inp.target: value}}
     if inp.move == "apps":
-        return {}, {"apps": {inp.target: (value, inp.scale)}}
-    return {}, {"devices": {inp.target: value}}
+        return args, {"apps": {inp.target: (value, inp.scale)}}
+    return args, {"devices": {inp.target: value}}
 
 
 def _phone_takes(phone: str, field: str, value: Any) -> bool:
@@ -56,11 +55,11 @@ def _phone_takes(phone: str, field: str, value: Any) -> bool:
     field it does not have, or a value of the wrong kind, is refused when the phone is built."""
     from .. import phone as ph
     from ..errors import MobmemError
-    from ..experiment.runner import moved, phone_grid
+    from ..experiment.runner import moved, moved_jobs
 
     try:
-        with moved(phone={field: value}):
-            phone_grid([ph.job(ph.synthetic(2, 2, 1.0), phone)])
+        with moved(phone={field: value}):  # built here, never stored: a check, not a run of ours
+            ph.phone_grid(moved_jobs([ph.job(ph.synthetic(2, 2, 1.0), phone)], None))
     except MobmemError:
         return False
     return True
@@ -129,22 +128,39 @@ def sensitivity(
     check_moves(name)
     paper = fidelity.load(name)
     m = measures(name)
-    held = {**vars(args), **mod.held_args(args, res)}
     out: dict[str, dict[str, list[tuple[Any, Any]]]] = {}
     for inp in paper.inputs:
         if not (inp.range and inp.move) or (only is not None and inp.name not in only):
             continue
         per_claim: dict[str, list[tuple[Any, Any]]] = {}
         for v in inp.range:
-            params, moves = _rerun(inp, v, args)
+            params, moves = _rerun(inp, v, vars(args))
+            # What is held is held for the moved arguments: another reading keeps its own fit.
+            moved_args = argparse.Namespace(**params)
+            rerun = argparse.Namespace(**{**params, **mod.held_args(moved_args, res)})
             try:
                 with moved(**moves):
-                    ours = m.measure(_json(mod.compute(argparse.Namespace(**{**held, **params}))))
+                    ours = _measure(name, m, mod.compute(rerun))
             except MobmemError as e:
                 raise type(e)(f"{name}: input {inp.name} = {v!r}: {e}") from None
+            label = f"×{v}" if inp.scale else v
             for c in paper.claims:
-                per_claim.setdefault(c.id, []).append((v, ours.get(c.id)))
+                per_claim.setdefault(c.id, []).append((label, ours.get(c.id)))
         out[inp.name] = per_claim
+    return out
+
+
+def _measure(name: str, m: ModuleType, res: dict[str, Any]) -> dict[str, Any]:
+    """Our number for each claim of ``name`` from a result; a measurement that fails on it is an
+    error naming the paper, never a traceback."""
+    from ..errors import InvariantError
+
+    try:
+        out: dict[str, Any] = m.measure(_json(res))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError) as e:
+        raise InvariantError(
+            f"{name}: measuring the claims on its result failed ({type(e).__name__}: {e})"
+        ) from None
     return out
 
 
@@ -163,13 +179,13 @@ def records(
 
     paper = fidelity.load(name)
     m = measures(name)
-    ours = m.measure(_json(res))
+    ours = _measure(name, m, res)
     echo: set[str] = set()
     idle_ours: dict[str, Any] = {}
     if echo_test:
         quiet = argparse.Namespace(**{**vars(args), **mod.idle_args(args, res)})
         with idle():
-            idle_ours = m.measure(_json(mod.compute(quiet)))
+            idle_ours = _measure(name, m, mod.compute(quiet))
         echo = fidelity.echoes(paper, ours, idle_ours)
     notes = dict(getattr(m, "NOTES", {}))
     for cid in echo:
@@ -191,6 +207,7 @@ def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) 
                 "why": inp.why,
                 "range": list(inp.range),
                 "moved_by": f"{inp.move} {inp.target}".strip() + (f" ({inp.key}=)" if inp.key else ""),
+                "scale": inp.scale,
                 "tried": tried,
                 "flips": [r.id for r in recs if inp.name in r.flips] if tried else [],
             }
@@ -236,180 +253,9 @@ def board(
         "papers": papers,
         "total": total,
         "headline": head,
-        "rule": rule_text(),
+        "rule": view.rule_text(),
         "sensitivity": with_sensitivity,
     }
-
-
-def rule_text() -> str:
-    return (
-        f"R: within {fidelity.TOLERANCE:.0%} of the paper's value (at least {fidelity.POINTS_FLOOR:g} points for a"
-        " percentage or share) and on the same side of zero; a bound holds; an ordering is the same."
-        " D: the direction only. N: neither, or not measured. F: a fitted number. E: the same with the"
-        " workload idle (set by inputs). C: R only for another value of an assumed input in its range."
-    )
-
-
-def _ours(r: dict[str, Any]) -> str:
-    v = r["ours"]
-    if v is None:
-        return "—"
-    if isinstance(v, list):
-        return " < ".join(v)
-    return f"{v:.4g}"
-
-
-def _paper(r: dict[str, Any]) -> str:
-    p = r["paper"]
-    if isinstance(p, list):
-        return " < ".join(p)
-    if r["kind"] == "direction":
-        return "rises" if p == "+" else "falls"
-    bound = {"at-least": "≥ ", "at-most": "≤ "}.get(r["kind"], "")
-    return f"{bound}{p:g}"
-
-
-def text(b: dict[str, Any], rows: bool = True) -> str:
-    """The scoreboard as tables: counts per paper, then (with ``rows``) one row per claim."""
-    from ..table import render
-
-    heads = ["paper", "claims", "R", "C", "D", "N", "E", "F", "not measured", "headline R / claims"]
-
-    def line(name: str, c: dict[str, int], h: dict[str, int]) -> list[Any]:
-        return [
-            name,
-            c["claims"],
-            *(c[v] for v in fidelity.VERDICTS),
-            c["not_measured"],
-            f"{h['R']} / {h['claims']}",
-        ]
-
-    table = [line(p["paper"], p["counts"], p["headline"]) for p in b["papers"]]
-    table.append(line("total", b["total"], b["headline"]))
-    out = [render(heads, table, title="Fidelity scoreboard: claims of the papers by verdict"), "", b["rule"]]
-    if rows:
-        for p in b["papers"]:
-            cells = [
-                [
-                    r["id"] + (" *" if r["headline"] else ""),
-                    r["where"],
-                    _paper(r),
-                    _ours(r),
-                    "" if r["difference"] is None else f"{r['difference']:+.1f}",
-                    r["verdict"],
-                    _why(r),
-                ]
-                for r in p["claims"]
-            ]
-            out += [
-                "",
-                render(
-                    ["claim (* headline)", "where", "paper", "ours", "diff", "", "fitted / set by / holds if / flipped by"],
-                    cells,
-                    title=p["paper"],
-                ),
-            ]
-            if p.get("inputs"):
-                out += ["", ledger_text(p["paper"], p["inputs"], b.get("sensitivity", False))]
-    return "\n".join(out)
-
-
-def _short(v: Any) -> str:
-    t = v if isinstance(v, str) else json.dumps(v)
-    return t if len(t) <= 40 else t[:37] + "..."
-
-
-def _flips(ids: list[str]) -> str:
-    if len(ids) <= 2:
-        return ", ".join(ids)
-    return f"{len(ids)} claims: {', '.join(ids[:2])}, …"
-
-
-def ledger_text(name: str, inputs: list[dict[str, Any]], tried: bool) -> str:
-    """A paper's inputs ledger as a table: value, source, range, how it is moved, what it flips."""
-    from ..table import render
-
-    rows = [
-        [
-            i["name"],
-            _short(i["value"]),
-            _short(i["source"]),
-            _short(i["range"]) if i["range"] else "",
-            i["moved_by"] or ("not moved" if i["range"] else ""),
-            _flips(i["flips"]) if i["tried"] else ("not tried" if i["range"] and tried else ""),
-        ]
-        for i in inputs
-    ]
-    return render(
-        ["input", "value", "source", "range", "moved by", "flips the verdict of"],
-        rows,
-        title=f"{name}: inputs ledger",
-    )
-
-
-def _why(r: dict[str, Any], width: int = 70) -> str:
-    """What a verdict rests on, in a line: the fitted input, what sets an echo, where a C holds, or
-    the inputs that flip it (the JSON has them whole)."""
-    if r["fitted"]:
-        out = f"fitted: {r['fitted']}"
-    elif r["set_by"]:
-        out = f"set by {r['set_by']}"
-    elif r["holds_for"]:
-        out = f"R if {r['holds_for']}"
-    else:
-        out = f"flipped by {', '.join(r['flips'])}" if r["flips"] else ""
-    return out if len(out) <= width else out[: width - 1] + "…"
-
-
-def claims_text(claims: list[dict[str, Any]], title: str = "Beside the paper") -> str:
-    """A reproduction's judged claims as a table (those it measured), with its counts: what every
-    reproduction's report ends with."""
-    from ..table import render
-
-    if not claims:
-        return ""
-    measured = [r for r in claims if r["ours"] is not None]
-    rows = [
-        [
-            r["id"] + (" *" if r["headline"] else ""),
-            _paper(r),
-            _ours(r),
-            "" if r["difference"] is None else f"{r['difference']:+.1f}",
-            r["verdict"],
-            _why(r),
-        ]
-        for r in measured
-    ]
-    c = {v: sum(r["verdict"] == v for r in claims) for v in fidelity.VERDICTS}
-    tally = ", ".join(f"{v} {c[v]}" for v in fidelity.VERDICTS)
-    head = sum(r["headline"] for r in claims)
-    head_r = sum(r["headline"] and r["verdict"] == "R" for r in claims)
-    return "\n".join(
-        [
-            render(["claim (* headline)", "paper", "ours", "diff", "", "note"], rows, title=title),
-            f"{len(claims)} claims of the paper ({tally}); {len(claims) - len(measured)} not measured by this run;"
-            f" headline claims R {head_r} of {head}. Verdicts by one rule (docs/FIDELITY.md): {rule_text()}",
-        ]
-    )
-
-
-def _ledger_html(inputs: list[dict[str, Any]]) -> str:
-    from ..report import html
-
-    rows = [
-        [
-            i["name"],
-            _short(i["value"]),
-            i["source"],
-            _short(i["range"]) if i["range"] else "",
-            i["moved_by"],
-            ", ".join(i["flips"]) if i["tried"] else "",
-        ]
-        for i in inputs
-    ]
-    return "<h3>Inputs ledger</h3>" + html.table(
-        ["input", "value", "source", "range", "moved by", "flips the verdict of"], rows
-    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -438,7 +284,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused", file=sys.stderr)
     else:
         b = board(names, with_sensitivity=args.sensitivity)
-    out = text(b, rows=args.claims)
+    out = view.text(b, rows=args.claims)
     if args.json:
         json.dump(b, sys.stdout, indent=1)
         print()
@@ -447,7 +293,5 @@ def main(args: argparse.Namespace) -> int:
     if args.report:
         from ..report import html
 
-        sections = [("Counts", f"<pre>{html.esc(text(b, rows=False))}</pre>")]
-        sections += [(p["paper"], html.claims(p["claims"]) + _ledger_html(p["inputs"])) for p in b["papers"]]
-        html.write(args.report, html.page("Fidelity scoreboard", sections))
+        html.write(args.report, view.report_html(b))
     return 0
