@@ -146,3 +146,17 @@ def test_a_run_asked_for_twice_in_one_call_is_made_stored_and_counted_once(tmp_p
         a, b = runner.phone_grid([job, job])
         assert (counts["ran"], counts["reused"]) == (1, 0)
     assert a.meters == b.meters
+
+
+def test_a_usage_file_is_keyed_by_its_name_and_content_not_its_folder(tmp_path):
+    text = "time_s,app\n" + "".join(f"{23 * k},{a}\n" for k, a in enumerate(["Facebook", "Twitter"] * 10))
+    jobs = []
+    for d in ("a", "b", "c"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "w.csv").write_text(text if d != "c" else text.replace("Twitter", "Instagram"))
+        jobs.append(ph.job(ph.usage_file(tmp_path / d / "w.csv"), "nexus5", seed=1))
+    with runner.stored(tmp_path / "s.sqlite", "t") as counts:
+        a, b, c = runner.phone_grid(jobs)
+        # The same bytes in another folder are the same run; other bytes are another run.
+        assert (counts["ran"], counts["reused"]) == (2, 0)
+    assert a.meters == b.meters != c.meters

@@ -289,6 +289,16 @@ def phone_grid(
         )
 
 
+def _named(job: dict[str, Any]) -> dict[str, Any]:
+    """A job as its key names it: a usage file by its name and content (hashed beside it), not its
+    folder — a reproduction writes the usage files it makes (re-timed windows) to a temporary folder
+    of its own, which is another folder at every run."""
+    u = job.get("usage", {})
+    if u.get("kind") != "file":
+        return job
+    return {**job, "usage": {**u, "path": os.path.basename(os.fspath(u["path"]))}}
+
+
 def _phone_grid(jobs: list[dict[str, Any]], threads: int, phones: Any, apps: Any, devices: Any) -> list[Any]:
     from .. import phone as ph
 
@@ -300,7 +310,7 @@ def _phone_grid(jobs: list[dict[str, Any]], threads: int, phones: Any, apps: Any
     usage = [
         _file_hash(j["usage"]["path"]) if j.get("usage", {}).get("kind") == "file" else None for j in jobs
     ]
-    keys = [_key("phone", j, [*hashes, u]) for j, u in zip(jobs, usage, strict=True)]
+    keys = [_key("phone", _named(j), [*hashes, u]) for j, u in zip(jobs, usage, strict=True)]
 
     def run(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rs = ph.phone_grid(batch, threads=threads, phones=phones, apps=apps, devices=devices)
