@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import tomllib
 
+import pytest
+
 from mobmem import _core, _toml
 from mobmem import phone as ph
 from mobmem.experiment import runner
@@ -160,3 +162,19 @@ def test_a_usage_file_is_keyed_by_its_name_and_content_not_its_folder(tmp_path):
         # The same bytes in another folder are the same run; other bytes are another run.
         assert (counts["ran"], counts["reused"]) == (2, 0)
     assert a.meters == b.meters != c.meters
+
+
+def test_a_moved_field_of_a_list_of_tables_reaches_each_entry_or_the_one_named():
+    base = _run()
+    with runner.moved(phone={"system.*.write_share": 0.9}):
+        every = _run()
+    with runner.moved(phone={"system.0.pages": 512}):
+        first = _run()
+    assert every.meters != base.meters and first.meters != base.meters
+    from mobmem.errors import ConfigError
+
+    with (
+        pytest.raises(ConfigError, match="not one of the list's 2 entries"),
+        runner.moved(phone={"system.7.pages": 1}),
+    ):
+        _run()

@@ -51,7 +51,8 @@ def moved(
     devices: Mapping[str, Any] | None = None,
 ) -> Iterator[None]:
     """Every run inside has some of its settings moved, whatever the caller asks for: ``phone``, a
-    phone field (dotted for a nested table, ``kernel.swap_out_us``) → its value in every phone run;
+    phone field (dotted for a nested table, ``kernel.swap_out_us``; in a list of tables an index or
+    ``*``, ``system.*.write_share``) → its value in every phone run;
     ``apps``, an app catalog field → (value, scale): set on every app (scale: the value multiplies
     each app's own; a share, ``*_share`` or ``*_prob``, scaled up stops at 1); ``devices``, ``preset.field`` (``tiers.pcm.field`` for a tier) → its value in
     every run. How the fidelity scoreboard reruns a reproduction with an input moved (its inputs
@@ -75,22 +76,39 @@ def idle() -> Any:
 
 
 def _set(table: dict[str, Any], dotted: str, value: Any) -> None:
+    """Sets ``dotted`` in ``table``: keys of nested tables, and in a list of tables (a phone's
+    system processes) an index or ``*`` for every one."""
     from ..errors import ConfigError
 
-    *path, last = dotted.split(".")
-    for k in path:
-        table = table.setdefault(k, {})
-        if not isinstance(table, dict):
-            raise ConfigError(f"{dotted}: {k} is not a table of settings", dotted)
-    table[last] = value
-    # A latency is given as ns or as IOPS, one of each pair: the moved one replaces the other.
-    twin = {
-        "read_iops": "read_ns",
-        "write_iops": "write_ns",
-        "read_ns": "read_iops",
-        "write_ns": "write_iops",
-    }
-    table.pop(twin.get(last, ""), None)
+    def put(node: Any, keys: list[str]) -> None:
+        k, rest = keys[0], keys[1:]
+        if isinstance(node, list):
+            if k != "*" and not (k.isdigit() and int(k) < len(node)):
+                raise ConfigError(
+                    f"{dotted}: {k} is not one of the list's {len(node)} entries (or *)", dotted
+                )
+            for i in range(len(node)) if k == "*" else [int(k)]:
+                if rest:
+                    put(node[i], rest)
+                else:
+                    node[i] = value
+            return
+        if not isinstance(node, dict):
+            raise ConfigError(f"{dotted}: {k} is not in a table of settings", dotted)
+        if rest:
+            put(node.setdefault(k, {}), rest)
+            return
+        node[k] = value
+        # A latency is given as ns or as IOPS, one of each pair: the moved one replaces the other.
+        twin = {
+            "read_iops": "read_ns",
+            "write_iops": "write_ns",
+            "read_ns": "read_iops",
+            "write_ns": "write_iops",
+        }
+        node.pop(twin.get(k, ""), None)
+
+    put(table, dotted.split("."))
 
 
 def _load(path: Any) -> dict[str, Any]:
@@ -183,7 +201,7 @@ def moved_jobs(jobs: Sequence[Mapping[str, Any]], phones: Any) -> list[Any]:
             if "." in dotted and choice and over.get(choice, mine.get(choice)) != mine.get(choice):
                 continue  # the job runs another policy, killer or admission than the phone's
             if "." in dotted and top not in over:
-                over[top] = copy.deepcopy(mine.get(top) or {})
+                over[top] = copy.deepcopy(mine.get(top) or {})  # a table, or a list of tables
             _set(over, dotted, value)
         out.append({**j, "overrides": over})
     return out

@@ -68,6 +68,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--real", default=None, help="directory of the real windows (default: ../shared/data/appusage)"
     )
+    p.add_argument(
+        "--t-launched",
+        type=int,
+        default=None,
+        help="A2S's T_launched in its runs (default: the admission's own, 3; the paper prints none)",
+    )
+    p.add_argument(
+        "--t-live",
+        default=",".join(map(str, T_LIVE)),
+        help="T_live values of ESS's sweep (Figs. 4-5); the smallest is where ESS's gain at small T_live is read",
+    )
     p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -86,6 +97,10 @@ def _jobs(usage: Any, reserved: int, over: dict[str, Any], args: argparse.Namesp
 
     base: dict[str, Any] = {"dram": "1536MiB", "reserved": f"{reserved}MiB", "swap": "emmc-inand"}
     base |= {"swap_size": "1GiB", "session_s": 20.0}
+    if getattr(args, "t_launched", None) is not None and over.get("swap_admission") == "a2s":
+        # A run that sets its own T_launched (the sensitivity's) keeps it.
+        params = {"t_launched": args.t_launched, **over.get("swap_admission_params", {})}
+        over = {**over, "swap_admission_params": params}
     return [job(usage(s), "nexus5", seed=s, **{**base, **over}) for s in range(1, args.seeds + 1)]
 
 
@@ -209,7 +224,9 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
                     keys.append(("workloads" if src == "generated" else "real_workloads", w, s))
                     groups.append(_jobs(usage, reserved, over, args))
         large = sources["generated"]["large"]
-        for t in T_LIVE:
+        from .args import int_list
+
+        for t in int_list("--t-live", args.t_live):
             keys.append(("t_live", str(t)))
             p = {"t_live": t, "t_reuse": float(INT_MAX)}
             groups.append(_jobs(large, reserved, {"swap_admission": "a2s", "swap_admission_params": p}, args))

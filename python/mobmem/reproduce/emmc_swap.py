@@ -92,6 +92,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--value", type=float, help="the reading's quantity instead of the fit (MiB, k or MB)")
     p.add_argument("--seed", type=int, default=7, help="seed of the random orders")
+    p.add_argument(
+        "--gap-s",
+        type=float,
+        default=0.0,
+        help="seconds from a game's load to the next launch (assumed: the paper says only that it follows)",
+    )
     p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -122,7 +128,7 @@ class Variant:
         """A case; ``swap`` is on (the eMMC swap file), off, or another swap device's name."""
         from ..phone import job, rounds
 
-        usage = rounds(random=random, rounds=args.rounds, seed=args.seed, gap_s=0.0)
+        usage = rounds(random=random, rounds=args.rounds, seed=args.seed, gap_s=args.gap_s)
         device = swap if isinstance(swap, str) else SWAP if swap else "off"
         over = {**self.over, "swap": device, **extra}
         if device == ZRAM:

@@ -65,6 +65,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pcm-share", type=float, default=0.9, help="PCM share of memory (paper: 0.9)")
     p.add_argument("--storage", default="emmc-inand", help="secondary storage device (default emmc-inand)")
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic traces")
+    p.add_argument(
+        "--reuse",
+        type=float,
+        default=1.0,
+        help="times every process's reuse in the synthetic workloads (≥ 1; assumed: shrinks the footprints)",
+    )
+    p.add_argument(
+        "--switch-at",
+        type=float,
+        default=0.3,
+        help="share of a synthetic trace after which its app goes to the background (assumed)",
+    )
+    p.add_argument(
+        "--access-bytes",
+        type=int,
+        default=4096,
+        help="bytes of one request (4096: a request is one buffer-cache page, one memory operation)",
+    )
     p.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -105,7 +123,7 @@ def _workload(res: dict[str, Any], name: str, trace: Any, kind: str, args: argpa
             "memory": f"{m}%",
             "policy": pol,
             "storage": args.storage,
-            "tiers": {"pcm_share": share, "access_bytes": 4096, **TIER_EXTRA.get(label, {})},
+            "tiers": {"pcm_share": share, "access_bytes": args.access_bytes, **TIER_EXTRA.get(label, {})},
             **({"energy_duration_s": DURATION_S[name]} if kind == "synthetic" and name in DURATION_S else {}),
         }
         for m in mems
@@ -147,6 +165,12 @@ def _cuts(res: dict[str, Any], key: str, base: str, only_memory: int | None = No
     return out
 
 
+def _synthetic(name: str, args: argparse.Namespace) -> Any:
+    from ..api import Trace
+
+    return Trace.hybrid(name, scale=args.scale, reuse=args.reuse, switch_at=args.switch_at, seed=args.seed)
+
+
 def compute(args: argparse.Namespace) -> dict[str, Any]:
     from ..api import Trace
 
@@ -155,7 +179,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
         "workloads": {},
     }
     for wl in [w.strip() for w in args.workloads.split(",") if w.strip()]:
-        _workload(res, wl, Trace.hybrid(wl, scale=args.scale, seed=args.seed), "synthetic", args)
+        _workload(res, wl, _synthetic(wl, args), "synthetic", args)
     for path in args.trace:
         _workload(res, os.path.basename(path), Trace.open(path, procs=args.procs), "trace", args)
     summary: dict[str, Any] = {}
@@ -195,7 +219,6 @@ def _pcm_write_sensitivity(res: dict[str, Any], args: argparse.Namespace) -> dic
     workloads, with PCM's write energy at each factor of the preset's (1 nJ/bit: the reading)."""
     import tempfile
 
-    from ..api import Trace
     from ..experiment.runner import run_configs
 
     names = [n for n, w in res["workloads"].items() if w["kind"] == "synthetic"]
@@ -216,13 +239,17 @@ def _pcm_write_sensitivity(res: dict[str, Any], args: argparse.Namespace) -> dic
         for f in PCM_WRITE_FACTORS:
             cuts = []
             for n in names:
-                t = Trace.hybrid(n, scale=args.scale, seed=args.seed)
+                t = _synthetic(n, args)
                 cfgs = [
                     {
                         "memory": f"{ENERGY_MEMORY}%",
                         "policy": pol,
                         "storage": args.storage,
-                        "tiers": {"pcm_share": args.pcm_share, "access_bytes": 4096, "pcm": f"pcm-w{f:g}"},
+                        "tiers": {
+                            "pcm_share": args.pcm_share,
+                            "access_bytes": args.access_bytes,
+                            "pcm": f"pcm-w{f:g}",
+                        },
                     }
                     for pol in ("fg-aware", "lru")
                 ]

@@ -93,6 +93,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="parameter of the spo-clock row (repeatable), e.g. margin=0.0625 for the sensitivity",
     )
+    p.add_argument(
+        "--gen-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="generator parameter of every synthetic app (repeatable), e.g. hot_share=0.1: the presets'"
+        " locality is assumed (mobmem gen --help lists the parameters)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic traces")
     p.add_argument(
         "--readings",
@@ -263,7 +271,9 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     names = _readings(args)
     traces: list[tuple[str, Any, str]] = []
     for app in [a.strip() for a in args.apps.split(",") if a.strip()]:
-        extra = {"seed": args.seed}
+        from ..cli import _params
+
+        extra = {**_params(args.gen_param, "--gen-param"), "seed": args.seed}
         if args.accesses:
             extra["accesses"] = parse_count("--accesses", str(args.accesses))
         traces.append((app, Trace.generate(app, **extra), "synthetic"))
