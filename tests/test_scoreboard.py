@@ -178,3 +178,11 @@ def test_a_moved_field_of_a_list_of_tables_reaches_each_entry_or_the_one_named()
         runner.moved(phone={"system.7.pages": 1}),
     ):
         _run()
+
+
+def test_a_scale_inside_a_scale_of_the_same_field_compounds():
+    with runner.moved(apps={"size_mib": (1.5, True)}), runner.moved(apps={"size_mib": (2.0, True)}):
+        inner = _run()
+    with runner.moved(apps={"size_mib": (3.0, True)}):
+        once = _run()
+    assert inner.meters == once.meters != _run().meters

@@ -18,7 +18,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +50,27 @@ def moved(
     apps: Mapping[str, tuple[Any, bool]] | None = None,
     devices: Mapping[str, Any] | None = None,
 ) -> Iterator[None]:
-    """Every run inside has some of its settings moved, whatever the caller asks for: ``phone``, a
-    phone field (dotted for a nested table, ``kernel.swap_out_us``; in a list of tables an index or
-    ``*``, ``system.*.write_share``) → its value in every phone run;
-    ``apps``, an app catalog field → (value, scale): set on every app (scale: the value multiplies
-    each app's own; a share, ``*_share`` or ``*_prob``, scaled up stops at 1); ``devices``, ``preset.field`` (``tiers.pcm.field`` for a tier) → its value in
-    every run. How the fidelity scoreboard reruns a reproduction with an input moved (its inputs
-    ledger) or with its workload idle; the moved runs are stored under their own keys."""
+    """Every run inside has some of its settings moved, whatever the caller asks for:
+
+    - ``phone``: a phone field (dotted for a nested table, ``kernel.swap_out_us``; in a list of
+      tables an index or ``*``, ``system.*.write_share``) → its value in every phone run;
+    - ``apps``: an app catalog field → (value, scale), set on every app (scale: the value
+      multiplies each app's own; a share, ``*_share`` or ``*_prob``, scaled up stops at 1);
+    - ``devices``: ``preset.field`` (``tiers.pcm.field`` for a tier) → its value in every run.
+
+    How the fidelity scoreboard reruns a reproduction with an input moved (its inputs ledger) or
+    with its workload idle, and how a reproduction runs its own sensitivities; the moved runs are
+    stored under their own keys."""
     prev = _STATE["moves"]
+    scaled = dict(prev.get("apps", {}))
+    for field, (value, scale) in (apps or {}).items():
+        was = scaled.get(field)
+        # A scale inside a scale of the same field compounds (a reproduction's own sensitivity
+        # rerun by the scoreboard); a value set replaces.
+        scaled[field] = (was[0] * value, True) if scale and was and was[1] else (value, scale)
     _STATE["moves"] = {
         "phone": {**prev.get("phone", {}), **(phone or {})},
-        "apps": {**prev.get("apps", {}), **(apps or {})},
+        "apps": scaled,
         "devices": {**prev.get("devices", {}), **(devices or {})},
     }
     try:
@@ -69,7 +79,7 @@ def moved(
         _STATE["moves"] = prev
 
 
-def idle() -> Any:
+def idle() -> AbstractContextManager[None]:
     """Phone runs inside replay their launches with no page touched (the phone's ``activity`` 0):
     a reproduction's idle workload, for the fidelity scoreboard's echo test."""
     return moved(phone={"activity": 0.0})
@@ -119,7 +129,7 @@ def _load(path: Any) -> dict[str, Any]:
     return tomllib.loads(Path(os.fspath(path)).read_text(encoding="utf-8-sig"))
 
 
-def _moved_devices(devices: Any, tmp: str) -> Any:
+def moved_devices(devices: Any, tmp: str) -> Any:
     """The devices file of a run with the moved device fields: the caller's file (if any), each
     moved preset's table taken from it or from the built-in presets, one field changed."""
     import tomllib
@@ -303,7 +313,7 @@ def phone_grid(
             threads,
             phones,
             _moved_apps(apps, tmp),
-            _moved_devices(devices, tmp),
+            moved_devices(devices, tmp),
         )
 
 
@@ -353,7 +363,7 @@ def run_configs(
     """:func:`mobmem.api.run_configs`, through the store when one is set, with the device fields
     :func:`moved` moves."""
     with tempfile.TemporaryDirectory() as tmp:
-        return _run_configs(trace, configs, _moved_devices(devices, tmp), threads)
+        return _run_configs(trace, configs, moved_devices(devices, tmp), threads)
 
 
 def _run_configs(trace: Any, configs: Sequence[Mapping[str, Any]], devices: Any, threads: int) -> list[Any]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -51,29 +50,19 @@ def system_level(
     """Average DR reduction of swap-ins (system level, 128 MB, fitted memory) as every write share
     is scaled: the apps' (``fg_write_share`` 0.3, ``resume_write_share`` 0.2 in the catalog) and
     the system processes' (``write_share`` 0.3), all assumed."""
-    from ..experiment.runner import phone_grid
-    from ..phone import apps as catalog
+    from ..experiment.runner import moved, phone_grid
     from .dr_swap_system import job, system_processes
 
-    known = {a["name"]: a for a in catalog()}
-    names = sorted({a for m in cats.values() for a in m})
     out = {}
     for f in WRITE_FACTORS:
-        text = "".join(
-            f'[apps."{a}"]\nfg_write_share = {min(1.0, f * known[a]["fg_write_share"])}\n'
-            f"resume_write_share = {min(1.0, f * known[a]['resume_write_share'])}\n\n"
-            for a in names
-        )
         procs = [{**p, "write_share": min(1.0, f * p["write_share"])} for p in system_processes()]
         jobs = [
             job(m, args, reserved, "lpddr2-pcm", 128, direct_read=dr, page_cluster=page_cluster, system=procs)
             for m in cats.values()
             for dr in (False, True)
         ]
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "apps.toml"
-            path.write_text(text)
-            rs = phone_grid(jobs, threads=args.threads, apps=path)
+        with moved(apps={"fg_write_share": (f, True), "resume_write_share": (f, True)}):
+            rs = phone_grid(jobs, threads=args.threads)
         off = sum(r.meters["swap_in_pages"] for r in rs[0::2])
         on = sum(r.meters["swap_in_pages"] for r in rs[1::2])
         out[str(f)] = 100.0 * (1 - on / off) if off else float("nan")

@@ -65,48 +65,45 @@ def _phone_takes(phone: str, field: str, value: Any) -> bool:
     return True
 
 
+def _devices_take(target: str, value: Any) -> bool:
+    """Whether the device (or tier) presets load with ``target`` (``preset.field``,
+    ``tiers.NAME.field``) set to ``value``: an unknown preset or field is refused when they load."""
+    import tempfile
+
+    from .. import api
+    from ..errors import MobmemError
+    from ..experiment.runner import moved, moved_devices
+
+    with tempfile.TemporaryDirectory() as tmp, moved(devices={target: value}):
+        try:
+            path = moved_devices(None, tmp)
+            api.devices(path)
+            api.tiers(path)
+        except MobmemError:
+            return False
+    return True
+
+
 def check_moves(name: str, folder: Any = None) -> None:
     """Every input of ``name``'s ledger that says how it is moved names something that exists: a
-    parameter of the reproduction, a phone field, an app catalog field, a device or tier preset's
-    field — a move that reaches nothing would find an input flips no verdict."""
-    import tomllib
-
-    from .. import _core, api
+    parameter of the reproduction, a phone field or a device or tier preset's field (checked by
+    building the phone or loading the presets with it), an app catalog field — a move that reaches
+    nothing would find an input flips no verdict."""
     from .. import phone as ph
     from ..errors import ConfigError
     from . import params
 
-    def has(d: Any, dotted: str) -> bool:
-        for k in dotted.split("."):
-            if not isinstance(d, dict) or k not in d:
-                return False
-            d = d[k]
-        return True
-
-    presets = tomllib.loads(_core.device_presets())
-    devices = api.devices()
     for inp in fidelity.load(name, folder or fidelity.CLAIMS_DIR).inputs:
         t = inp.target
+        value = inp.range[0] if inp.range else inp.value
         if inp.move == "param":
             ok = t in params(name)
         elif inp.move == "phone":
-            ok = any(_phone_takes(n, t, inp.range[0] if inp.range else inp.value) for n in ph.phones())
+            ok = any(_phone_takes(n, t, value) for n in ph.phones())
         elif inp.move == "apps":
             ok = t in ph.apps()[0]
         elif inp.move == "device":
-            parts = t.split(".")
-            if parts[0] == "tiers":
-                ok = len(parts) == 3 and has(api.tiers(), ".".join(parts[1:]))
-            else:
-                ok = (
-                    len(parts) == 2
-                    and parts[0] in presets
-                    and (
-                        parts[1] in devices.get(parts[0], {})
-                        or parts[1] in presets[parts[0]]
-                        or parts[1] in ("read_iops", "write_iops")
-                    )
-                )
+            ok = _devices_take(t, value)
         else:
             continue
         if not ok:
