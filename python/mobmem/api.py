@@ -196,6 +196,11 @@ class Trace:
     def __len__(self) -> int:
         return len(self._t)
 
+    def with_kinds_from_writes(self) -> Trace:
+        """This trace with each page's backing declared from its accesses, as the kernel sees a
+        captured program: a page ever written is anon from its first touch, any other is file."""
+        return Trace(self._t.with_kinds_from_writes())
+
     @property
     def num_pages(self) -> int:
         """Distinct pages (the footprint in pages)."""

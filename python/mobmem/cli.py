@@ -917,6 +917,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from .cli_capacity import add_parsers as add_capacity_parsers
 
     add_capacity_parsers(sub)
+    from .cli_kernel import add_parsers as add_kernel_parsers
+
+    add_kernel_parsers(sub)
     _show_defaults(ap)
     return ap
 

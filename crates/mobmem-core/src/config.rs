@@ -45,6 +45,32 @@ pub enum AnonFirstTouch {
     Swap,
 }
 
+/// What a swap-in does with the page's swap copy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SwapCache {
+    /// As Linux does on the swap device: a synchronous-I/O device (zram) drops the copy at swap-in
+    /// and frees its slot; a block device keeps it in the swap cache until the page is written.
+    #[default]
+    Device,
+    /// Keep it until the page is written (Linux's swap cache).
+    Keep,
+    /// Drop it at swap-in: every eviction of a page that was ever anon writes it again (a reading
+    /// of the SPO-CLOCK paper, whose swap writes dominate whatever the policy).
+    Drop,
+}
+
+impl SwapCache {
+    /// Whether the copy is kept, on a swap device that is synchronous or not.
+    pub fn keeps(self, synchronous_io: bool) -> bool {
+        match self {
+            SwapCache::Device => !synchronous_io,
+            SwapCache::Keep => true,
+            SwapCache::Drop => false,
+        }
+    }
+}
+
 /// One page-level simulation: memory size, policy, devices.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,11 +101,14 @@ pub struct SimConfig {
     #[serde(default)]
     pub swap_admission_params: toml::Table,
     /// Linux's swap cache: a swapped-in page keeps its swap copy until it is written, so evicting
-    /// it again costs no write. `false` drops the copy at swap-in: every eviction of a page that
-    /// was ever anon writes it again (a reading of the SPO-CLOCK paper, whose swap writes dominate
-    /// whatever the policy).
+    /// it again costs no write — on a block device; zram, a synchronous-I/O device, frees the copy
+    /// at swap-in (`device`, the default, follows the device; `keep` or `drop` force it).
+    #[serde(default)]
+    pub swap_cache: SwapCache,
+    /// zram's compressed pages take frames of `memory` (a phone: one DRAM); `false` keeps them
+    /// outside it, as a memory cgroup's limit does (zram's pool is charged to no cgroup).
     #[serde(default = "d_true")]
-    pub swap_cache: bool,
+    pub zram_in_memory: bool,
     /// First touch of an anon page: `zero` (Linux: zero-filled, no I/O) or `swap` (read from swap,
     /// which holds the whole memory image: the SPO-CLOCK paper sets swap to the footprint).
     #[serde(default)]
@@ -195,7 +224,11 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
         "which dirty anon pages may go to swap (mobmem admissions); a2s and adj-limit need a trace with processes",
     ),
     ("swap_admission_params", "the swap admission's parameters (a table; see each admission)"),
-    ("swap_cache", "keep a swapped-in page's swap copy until it is written (Linux); off: evicting it writes it again"),
+    (
+        "swap_cache",
+        "a swapped-in page's swap copy: device (Linux: zram frees it, a block device keeps it until written), keep, drop",
+    ),
+    ("zram_in_memory", "zram's compressed pages take frames of memory; off: outside it (a memory cgroup's limit)"),
     ("anon_first_touch", "first touch of an anon page: zero (zero-filled, Linux) or swap (read from swap)"),
     ("page_size", "page size in bytes"),
     ("cpu_ns_per_access", "CPU time per access in ns"),
@@ -258,10 +291,10 @@ pub fn check_direct_read(direct_read: bool, swap: Option<&crate::device::Device>
 }
 
 impl SimConfig {
-    /// The swap semantics the engine runs with.
-    pub fn swap_semantics(&self) -> crate::engine::SwapSemantics {
+    /// The swap semantics the engine runs with, on a swap device that is synchronous or not.
+    pub fn swap_semantics(&self, synchronous_io: bool) -> crate::engine::SwapSemantics {
         crate::engine::SwapSemantics {
-            swap_cache: self.swap_cache,
+            swap_cache: self.swap_cache.keeps(synchronous_io),
             first_touch_from_swap: self.anon_first_touch == AnonFirstTouch::Swap,
         }
     }
@@ -276,7 +309,8 @@ impl SimConfig {
             swap_size: None,
             swap_admission: d_admission(),
             swap_admission_params: toml::Table::new(),
-            swap_cache: true,
+            swap_cache: SwapCache::Device,
+            zram_in_memory: true,
             anon_first_touch: AnonFirstTouch::Zero,
             page_size: d_page(),
             cpu_ns_per_access: d_cpu(),
@@ -297,10 +331,11 @@ impl SimConfig {
         check_direct_read(self.direct_read, Some(swap))?;
         crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         if let Some(t) = &self.tiers {
-            if self.swap_semantics() != crate::engine::SwapSemantics::LINUX {
+            let sync = crate::swap::backend::build(swap, catalog)?.synchronous_io();
+            if self.swap_semantics(sync) != crate::engine::SwapSemantics::LINUX {
                 return Err(Error::config(
                     "swap_cache",
-                    "swap_cache = false and anon_first_touch = \"swap\" are not modelled with PCM tiers",
+                    "a swap copy dropped at swap-in and anon_first_touch = \"swap\" are not modelled with PCM tiers",
                 ));
             }
             if self.swap_admission != crate::swap::admission::DEFAULT {

@@ -244,7 +244,9 @@ pub struct ResolvedConfig {
     pub swap_admission: String,
     /// The admission's parameters, defaults filled in.
     pub swap_admission_params: serde_json::Value,
+    /// Whether swap-ins kept their swap copy (the `swap_cache` setting resolved on the device).
     pub swap_cache: bool,
+    pub zram_in_memory: bool,
     pub anon_first_touch: crate::config::AnonFirstTouch,
     pub cpu_ns_per_access: f64,
     pub direct_read: bool,

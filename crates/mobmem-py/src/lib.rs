@@ -93,6 +93,12 @@ impl Trace {
         py.detach(move || mobmem_core::write_trace(&t, &path, &format, Compression::from_name(&path)))
             .map_err(|e| to_py(py, e))
     }
+    /// This trace with each page's backing from its accesses: written pages anon, others file.
+    fn with_kinds_from_writes(&self, py: Python<'_>) -> PyResult<Trace> {
+        let t = (*self.inner).clone();
+        let t = detach(py, move || Ok(t.with_kinds_from_writes()))?;
+        Ok(Trace { inner: Arc::new(t) })
+    }
     /// The accesses as (page number, op letter) pairs, from `start`, at most `limit` of them.
     #[pyo3(signature = (start = 0, limit = 1000))]
     fn head(&self, start: usize, limit: usize) -> Vec<(u64, char)> {

@@ -56,7 +56,7 @@ PARTS = ("swap_read_ns", "swap_write_ns", "file_read_ns")
 READINGS: dict[str, dict[str, Any]] = {
     "asymmetric": {"swap": "optane-m10"},
     "literal": {"swap": "optane-m10-literal"},
-    "image-in-swap": {"swap": "optane-m10", "swap_cache": False, "anon_first_touch": "swap"},
+    "image-in-swap": {"swap": "optane-m10", "swap_cache": "drop", "anon_first_touch": "swap"},
 }
 
 

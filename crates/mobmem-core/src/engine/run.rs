@@ -207,6 +207,7 @@ fn run_config(
     cfg.validate(catalog)?;
     let swap = catalog.get(&cfg.swap, "swap")?.clone();
     let backend = crate::swap::backend::build(&swap, catalog)?;
+    let semantics = cfg.swap_semantics(backend.synchronous_io());
     let storage = catalog.get(&cfg.storage, "storage")?.clone();
     let footprint = trace.num_pages() as u64;
     let frames = cfg.memory.to_pages(cfg.page_size, footprint);
@@ -224,7 +225,7 @@ fn run_config(
         swap_write_ns: swap.write_time_ns(1, ps),
         file_read_ns: storage.read_time_ns(1, ps),
         file_write_ns: storage.write_time_ns(1, ps),
-        clean_anon_evict_ns: if cfg.swap_cache { 0.0 } else { swap.write_time_ns(1, ps) },
+        clean_anon_evict_ns: if semantics.swap_cache { 0.0 } else { swap.write_time_ns(1, ps) },
     };
     let swap_cap = swap_pages.unwrap_or(u64::MAX);
     let tiers = match &cfg.tiers {
@@ -273,7 +274,7 @@ fn run_config(
                 direct_read: cfg.direct_read,
                 frames: frames as usize,
                 swap_cap,
-                zram: backend.compression_ratio(),
+                zram: backend.compression_ratio().filter(|_| cfg.zram_in_memory),
                 // Page traces count time in accesses: a round every idle_s of their CPU time, and
                 // at least one access per page between rounds (a round scans every page, so the
                 // rounds cost at most as much as the accesses).
@@ -283,7 +284,7 @@ fn run_config(
                 }),
                 params: &cfg.params,
                 admission: page_admission(cfg, trace)?,
-                semantics: cfg.swap_semantics(),
+                semantics,
                 sample_rate,
                 stream,
             },
@@ -319,7 +320,8 @@ fn run_config(
             swap_pages,
             swap_admission: cfg.swap_admission.clone(),
             swap_admission_params: swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?.1,
-            swap_cache: cfg.swap_cache,
+            swap_cache: semantics.swap_cache,
+            zram_in_memory: cfg.zram_in_memory,
             anon_first_touch: cfg.anon_first_touch,
             cpu_ns_per_access: cfg.cpu_ns_per_access,
             direct_read: cfg.direct_read,

@@ -172,6 +172,21 @@ impl Trace {
     pub fn space(&self) -> PageSpace<'_> {
         PageSpace { pages: self.num_pages(), kinds: self.page_kinds.as_deref(), future: Some(&self.accesses) }
     }
+    /// This trace with each page's backing declared from its own accesses, as the kernel sees a
+    /// captured program: a page the trace ever writes is anon from its first touch (heap, stack and
+    /// data pages: zero-filled, or copied on write), any other page is file-backed (program text,
+    /// read-only data, mapped files). Without it, a page read before its first write (a `+=`)
+    /// would start as a clean file page and sit on the file lists.
+    pub fn with_kinds_from_writes(mut self) -> Trace {
+        let mut kinds = vec![Kind::File as u8; self.num_pages()];
+        for &a in self.accesses.iter() {
+            if Op::from_bits(a).is_write() {
+                kinds[(a >> 2) as usize] = Kind::Anon as u8;
+            }
+        }
+        self.page_kinds = Some(kinds);
+        self
+    }
     pub fn kind_of(&self, id: PageId) -> Kind {
         match &self.page_kinds {
             Some(k) => Kind::from_u8(k[id as usize]),

@@ -50,6 +50,12 @@ pub trait SwapBackend: Send + Sync {
     fn writeback(&self) -> Option<&Writeback> {
         None
     }
+    /// Linux's `SWP_SYNCHRONOUS_IO`: a swap-in reads the page at once, bypassing the swap cache
+    /// and its read-ahead, and frees the slot (mm/memory.c, `do_swap_page`), so the page is dirty
+    /// again and its next eviction writes it. A block device keeps the swap cache.
+    fn synchronous_io(&self) -> bool {
+        false
+    }
 }
 
 /// How a backend is built from its device and typed parameters.

@@ -31,6 +31,11 @@ impl SwapBackend for Zram {
     fn on_cpu(&self) -> bool {
         true
     }
+    // zram declares itself synchronous (BLK_FEAT_SYNCHRONOUS in zram_drv.c): swap-ins skip the
+    // swap cache and free their slot; checked against the kernel by `mobmem kernel-check`.
+    fn synchronous_io(&self) -> bool {
+        true
+    }
 }
 
 impl Build for Zram {

@@ -45,6 +45,9 @@ impl SwapBackend for ZramWriteback {
     fn writeback(&self) -> Option<&Writeback> {
         Some(&self.wb)
     }
+    // Not synchronous: a read may wait on the backing flash, and zram with a backing device drops
+    // the flag (zram_drv.c's `zram_wb_devops` in Android's kernels), so the swap cache and its
+    // read-ahead stay, as on a block device.
 }
 
 impl Build for ZramWriteback {

@@ -27,6 +27,8 @@ pub(super) struct EngineSpec {
     /// zram writeback: a round every so many ns, and the pages a round may write.
     writeback: Option<(u64, u64)>,
     read_around: u32,
+    /// Whether a swap-in keeps its copy (Linux's swap cache; zram frees it).
+    swap_cache: bool,
     admission: Box<dyn SwapAdmission>,
     swap_cap: u64,
     frames: usize,
@@ -35,7 +37,10 @@ pub(super) struct EngineSpec {
 impl EngineSpec {
     pub fn engine<P: Policy>(self, policy: P, phone: &Phone) -> Result<Engine<P>> {
         let space = crate::trace::PageSpace { pages: self.kinds.len(), kinds: Some(&self.kinds), future: None };
-        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, phone.direct_read).with_zram(self.zram);
+        let semantics = crate::engine::SwapSemantics { swap_cache: self.swap_cache, ..crate::engine::SwapSemantics::LINUX };
+        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, phone.direct_read)
+            .with_zram(self.zram)
+            .with_swap_semantics(semantics);
         if self.read_around > 0 {
             e = e.with_read_around(self.read_around);
         }
@@ -126,13 +131,15 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     let (swap, storage) = phone.devices(r.devices)?;
     let backend = swap.as_ref().map(|s| swap::backend::build(s, r.devices)).transpose()?;
     let io_dev = swap.as_ref().unwrap_or(&storage);
+    // zram (a synchronous-I/O device) frees a page's copy at swap-in and reads no neighbours;
+    // a block device keeps the swap cache and reads around.
+    let synchronous = backend.as_ref().is_some_and(|b| b.synchronous_io());
     let costs = IoCosts {
         swap_read_ns: io_dev.read_time_ns(1, ps),
         swap_write_ns: io_dev.write_time_ns(1, ps),
         file_read_ns: storage.read_time_ns(1, ps),
         file_write_ns: storage.write_time_ns(1, ps),
-        // The phone always has the swap cache.
-        clean_anon_evict_ns: 0.0,
+        clean_anon_evict_ns: if synchronous { io_dev.write_time_ns(1, ps) } else { 0.0 },
     };
     // Queues: the file store 0; swap 1 unless it is the file store's device; zram writeback's
     // backing device its own (2) unless it is the file store's.
@@ -171,7 +178,8 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         zram: backend.as_ref().and_then(|b| b.compression_ratio()),
         // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
         writeback: wb.map(|w| ((w.idle_s * 1e9) as u64, w.limit_pages(ps))),
-        read_around: if io.swap.is_some() { phone.page_cluster } else { 0 },
+        read_around: if io.swap.is_some() && !synchronous { phone.page_cluster } else { 0 },
+        swap_cache: !synchronous,
         admission,
         swap_cap: layout.swap_pages,
         frames: layout.frames as usize,
