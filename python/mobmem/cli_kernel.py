@@ -36,7 +36,8 @@ def render_check(c: Any) -> str:
     lines = [
         f"{' '.join(c.cmd)}: swap {c.swap}{f' ({c.comp})' if c.comp else ''}, swappiness {c.swappiness}",
         f"unlimited run: peak charge {num(u.peak_bytes // 1024)} KiB (kernel memory {num(u.kmem_peak_bytes // 1024)} KiB),"
-        f" {num(u.counters['major_faults'])} major faults; trace {num(c.trace_pages)} pages;"
+        f" {num(u.counters['major_faults'])} major faults, page cache charged {num(u.cache_bytes // 1024)} KiB;"
+        f" trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file);"
         f" charge beyond the trace's pages {num(c.offset_bytes // 1024)} KiB",
         render(heads, rows),
     ]
@@ -58,7 +59,7 @@ def cmd_kernel_check(args: argparse.Namespace) -> int:
         cmd = cmd[1:]
     if not args.limit:
         raise KernelCheckError("--limit SIZE is needed (repeatable): e.g. --limit 64MiB")
-    limits = [_core.parse_bytes("--limit", s) for s in args.limit]
+    limits = [s if s.strip().endswith("%") else _core.parse_bytes("--limit", s) for s in args.limit]
     if args.swappiness is not None and not 0 <= args.swappiness <= 200:
         raise KernelCheckError(f"--swappiness {args.swappiness}: 0–200")
     c = kernel_check(cmd, limits, swap=args.swap, comp=args.comp, swappiness=args.swappiness, host=host)
@@ -78,10 +79,16 @@ def add_parsers(sub: Any) -> None:
         " `mobmem capture` and replays it with linux-2q at the same limit. Needs root, zram0 free and the"
         " memory controller; restores what it changes, even when interrupted.",
     )
-    p.add_argument("--limit", action="append", help="memory limit (64MiB, bytes); repeatable")
+    p.add_argument(
+        "--limit",
+        action="append",
+        help="memory limit: 64MiB, bytes, or 50%% of the unlimited run's peak charge; repeatable",
+    )
     p.add_argument("--swap", choices=["zram", "none"], default="zram", help="swap device (default: zram)")
     p.add_argument("--comp", default="lz4", help="zram's compressor (default: lz4; lzo-rle, …)")
-    p.add_argument("--swappiness", type=int, default=60, help="the cgroup's and linux-2q's swappiness (default: 60)")
+    p.add_argument(
+        "--swappiness", type=int, default=60, help="the cgroup's and linux-2q's swappiness (default: 60)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--restore", action="store_true", help="undo what a killed check left (its cgroup, zram0)")
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- CMD ARGS…: the program to run")

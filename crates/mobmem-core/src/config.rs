@@ -331,6 +331,13 @@ impl SimConfig {
         check_direct_read(self.direct_read, Some(swap))?;
         crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         if let Some(t) = &self.tiers {
+            t.validate(catalog, self.page_size)?;
+            if crate::swap::backend::build(swap, catalog)?.compression_ratio().is_some() {
+                return Err(Error::config(
+                    "swap",
+                    format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", self.swap),
+                ));
+            }
             let sync = crate::swap::backend::build(swap, catalog)?.synchronous_io();
             if self.swap_semantics(sync) != crate::engine::SwapSemantics::LINUX {
                 return Err(Error::config(
@@ -345,13 +352,6 @@ impl SimConfig {
                         "{:?} is not modelled with PCM tiers (swap admissions run on flat memory)",
                         self.swap_admission
                     ),
-                ));
-            }
-            t.validate(catalog, self.page_size)?;
-            if crate::swap::backend::build(swap, catalog)?.compression_ratio().is_some() {
-                return Err(Error::config(
-                    "swap",
-                    format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", self.swap),
                 ));
             }
             if self.direct_read {

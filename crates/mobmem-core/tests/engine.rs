@@ -48,7 +48,7 @@ fn without_the_swap_cache_a_swapped_in_page_is_written_again() {
     // R1 (1 in), R2 (1 evicted again), R1 (1 in again).
     let t = trace(&[(1, Write), (2, Read), (1, Read), (2, Read), (1, Read)]);
     let with = run(&t, "lru", 1);
-    let without = run_cfg(&t, "lru", 1, |c| c.swap_cache = false);
+    let without = run_cfg(&t, "lru", 1, |c| c.swap_cache = mobmem_core::config::SwapCache::Drop);
     // Linux keeps the copy: the second eviction is free. Without the swap cache it is a write.
     assert_eq!((with.meters.swap_outs, with.meters.swap_cache_drops), (1, 1));
     assert_eq!((without.meters.swap_outs, without.meters.swap_cache_drops), (2, 0));
@@ -76,7 +76,7 @@ fn first_touches_of_anon_pages_may_read_the_image_from_swap() {
 fn the_paper_semantics_are_refused_with_tiers_and_named_when_wrong() {
     let t = trace(&[(1, Write)]);
     let mut cfg = SimConfig::new(MemorySize::Pages(4));
-    cfg.swap_cache = false;
+    cfg.swap_cache = mobmem_core::config::SwapCache::Drop;
     cfg.tiers = Some(Default::default());
     let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
     assert!(e.contains("swap_cache") && e.contains("tiers"), "{e}");
@@ -238,10 +238,15 @@ fn zram_takes_frames_from_the_same_memory_by_hand() {
     // Swap outside DRAM: one eviction per fault, and no frames taken.
     let plain = run(&t, "lru", 4);
     assert_eq!((plain.meters.swap_outs, plain.meters.peak_zram_frames), (2, 0));
-    // R1 then: zram holds 4 pages in 2 frames beside 5 and 6. 5 goes (⌈5/2⌉ = 3 frames), 6 goes
-    // too, and 1 comes back with one swap-in; its compressed copy stays until it is written.
+    // R1 then: zram holds 4 pages in 2 frames beside 5 and 6. zram frees 1's copy as it comes
+    // back, so evicting 5 is enough (4 pages, 2 frames, beside 6 and 1): one swap-in.
     let t = trace(&[(1, Write), (2, Write), (3, Write), (4, Write), (5, Write), (6, Write), (1, Read)]);
     let z = simulate(&t, &t.stats(4096), &cfg, &c).unwrap();
+    assert_eq!((z.meters.swap_ins, z.meters.swap_outs, z.meters.peak_zram_frames), (1, 5, 2));
+    // With the copy kept (a swap cache on zram), 5 goes (⌈5/2⌉ = 3 frames) and 6 goes too.
+    let mut keep = cfg.clone();
+    keep.swap_cache = mobmem_core::config::SwapCache::Keep;
+    let z = simulate(&t, &t.stats(4096), &keep, &c).unwrap();
     assert_eq!((z.meters.swap_ins, z.meters.swap_outs, z.meters.peak_zram_frames), (1, 6, 3));
     // One frame: the first swapped page's compressed copy takes it, and nothing is left.
     cfg.memory = MemorySize::Pages(1);
@@ -275,4 +280,57 @@ fn zram_devices_and_configs_are_checked() {
     cfg.direct_read = true;
     cfg.tiers = None;
     assert!(simulate(&t, &t.stats(4096), &cfg, &c).unwrap_err().to_string().contains("NVM"));
+}
+
+#[test]
+fn zram_frees_the_copy_at_swap_in_by_default_and_a_block_device_keeps_it() {
+    // The sequence of the swap-cache test: W1, R2 (1 out), R1 (1 in), R2 (1 evicted again), R1.
+    // zram is a synchronous-I/O device: Linux frees the slot at swap-in (do_swap_page), so the
+    // second eviction is a second swap-out; `keep` forces the swap cache back.
+    let t = trace(&[(1, Write), (2, Read), (1, Read), (2, Read), (1, Read)]);
+    let zram = |c: &mut SimConfig| {
+        c.swap = "zram-lz4".into();
+        c.zram_in_memory = false;
+    };
+    let dropped = run_cfg(&t, "lru", 1, zram);
+    assert_eq!((dropped.meters.swap_outs, dropped.meters.swap_cache_drops), (2, 0));
+    assert!(!dropped.config.swap_cache);
+    let kept = run_cfg(&t, "lru", 1, |c| {
+        zram(c);
+        c.swap_cache = mobmem_core::config::SwapCache::Keep;
+    });
+    assert_eq!((kept.meters.swap_outs, kept.meters.swap_cache_drops), (1, 1));
+    let block = run(&t, "lru", 1);
+    assert!(block.config.swap_cache && block.meters.swap_cache_drops == 1);
+}
+
+#[test]
+fn a_zram_pool_outside_memory_takes_no_frames() {
+    // 2 frames, anon pages 1..=4 written in turn twice: with the pool in memory, swapped pages take
+    // frames (at 2.5 per frame) and more is evicted than with the pool outside (a cgroup's limit).
+    let seq: Vec<_> = (0..2).flat_map(|_| (1..=4).map(|p| (p, Write))).collect();
+    let t = trace(&seq);
+    let inside = run_cfg(&t, "lru", 3, |c| c.swap = "zram-lz4".into());
+    let outside = run_cfg(&t, "lru", 3, |c| {
+        c.swap = "zram-lz4".into();
+        c.zram_in_memory = false;
+    });
+    assert_eq!(outside.meters.peak_zram_frames, 0);
+    assert!(inside.meters.peak_zram_frames > 0);
+    assert!(
+        inside.meters.swap_outs > outside.meters.swap_outs,
+        "{} vs {}",
+        inside.meters.swap_outs,
+        outside.meters.swap_outs
+    );
+    assert!(!outside.config.zram_in_memory);
+}
+
+#[test]
+fn kinds_from_writes_make_a_read_then_written_page_anon_from_its_first_touch() {
+    // R1 then W1 (a `+=`), R2 only: page 1 is anon (zero-fill at the first touch), page 2 file.
+    let t = trace(&[(1, Read), (1, Write), (2, Read)]).with_kinds_from_writes();
+    assert_eq!(t.page_kinds.as_deref(), Some(&[Kind::Anon as u8, Kind::File as u8][..]));
+    let m = run(&t, "lru", 4).meters;
+    assert_eq!((m.cold_anon, m.cold_file), (1, 1));
 }

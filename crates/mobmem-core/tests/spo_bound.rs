@@ -84,7 +84,7 @@ fn without_a_swap_cache_spo_clock_prices_clean_anon_evictions_and_gains_on_avera
     // then writes it; a policy that prices read/anon misses at a swap read only lost 16% to CLOCK
     // on the captures on average.
     let image = |c: &mut SimConfig| {
-        c.swap_cache = false;
+        c.swap_cache = mobmem_core::config::SwapCache::Drop;
         c.anon_first_touch = mobmem_core::config::AnonFirstTouch::Swap;
     };
     let mut gains = vec![];

@@ -10,11 +10,14 @@ swap (or none), beside mobmem's prediction of the same program at the same limit
    kernel's reclaim model (`linux-2q`, the cgroup's swappiness) on zram (a swap-in frees its copy,
    no read-ahead: zram is a synchronous-I/O device) whose pool is outside the memory, as the
    cgroup's limit does not charge it.
-3. The mapping from a limit to frames is measured, not assumed: the unlimited run's peak charge
-   (memory.max_usage_in_bytes: the program's pages, the page cache it brought in, its page tables
-   and kernel memory) held the trace's pages, so ``offset = peak − pages × page size`` is what the
-   cgroup charges beyond the trace's pages (negative when the trace has pages charged to another
-   cgroup: shared libraries already cached), and a limit L is ``(L − offset) / page size`` frames.
+3. The mapping from a limit to frames is measured, not assumed. The unlimited run's peak charge
+   (memory.max_usage_in_bytes) is kernel memory (page tables, slab: memory.kmem.max_usage_in_bytes,
+   never reclaimed), page cache the program read without mapping it (read(): not in the trace,
+   clean, reclaimed first; memory.stat's cache − mapped_file, sampled at the peak) and the trace's
+   pages the cgroup was charged for. The trace's other pages (program text and libraries that
+   another cgroup had cached) take no room under the limit. So a limit L is
+   ``(L − kmem) / page size + uncharged`` frames, ``uncharged = trace pages − (peak − kmem −
+   unmapped cache) / page size`` (at least 0); ``offset = kmem − uncharged × page size``.
 4. Major faults are counted beyond the unlimited run's (those are the files' first reads, which
    mobmem counts as cold faults whether or not the page cache held them): mobmem's are its swap-ins
    and file rereads.
@@ -58,6 +61,13 @@ class KernelRun:
     kmem_peak_bytes: int
     oom_kills: int
     wall_s: float
+    #: Page cache charged to the cgroup when the program had exited (memory.stat's cache): the
+    #: file pages it brought in itself; pages of files another cgroup had cached are not charged.
+    cache_bytes: int
+    #: memory.stat's rss, cache and mapped_file (bytes) when the program used the most, sampled
+    #: every 10 ms: what the limit holds of the trace's pages (its anon pages and the mapped file
+    #: pages charged to the cgroup).
+    at_peak: dict[str, int] = field(default_factory=dict)
     #: zram's mm_stat when it held the most (orig_data_size, compr_data_size, same_pages, …).
     zram_peak: dict[str, int] = field(default_factory=dict)
 
@@ -98,6 +108,8 @@ class Check:
     comp: str | None
     swappiness: int
     trace_pages: int
+    #: The trace's file pages (never written: program text, read-only data, mapped files).
+    trace_file_pages: int
     unlimited: KernelRun
     offset_bytes: int
     rows: list[Row]
@@ -132,25 +144,32 @@ def _interruptible() -> Iterator[None]:
             signal.signal(s, h)
 
 
-class _ZramWatch:
-    """Samples zram's mm_stat while the program runs, keeping the sample that held the most."""
+class _Watch:
+    """Samples the cgroup (usage, memory.stat) and zram's mm_stat while the program runs, keeping
+    the cgroup's sample at its largest usage and zram's when it held the most."""
 
-    def __init__(self, host: Host, every_s: float = 0.02) -> None:
-        self.host, self.every, self.best = host, every_s, {}
+    def __init__(self, host: Host, zram: bool, every_s: float = 0.01) -> None:
+        self.host, self.zram, self.every = host, zram, every_s
+        self.zram_best: dict[str, int] = {}
+        self.usage_best: tuple[int, dict[str, int]] = (-1, {})
         self._stop = threading.Event()
         self._t = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                s = self.host.mm_stat()
+                usage = self.host.cgroup_value("memory.usage_in_bytes")
+                if usage > self.usage_best[0]:
+                    self.usage_best = (usage, self.host.cgroup_stat())
+                if self.zram:
+                    z = self.host.mm_stat()
+                    if z.get("orig_data_size", 0) > self.zram_best.get("orig_data_size", 0):
+                        self.zram_best = z
             except KernelCheckError:
                 return
-            if s.get("orig_data_size", 0) > self.best.get("orig_data_size", 0):
-                self.best = s
             self._stop.wait(self.every)
 
-    def __enter__(self) -> _ZramWatch:
+    def __enter__(self) -> _Watch:
         self._t.start()
         return self
 
@@ -176,22 +195,19 @@ def run_kernel(
                 die()
             enter()
 
-        watch = _ZramWatch(host) if swap else None
-        if watch:
-            watch.__enter__()
-        try:
-            proc = subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=cwd, preexec_fn=pre)
-        except OSError as e:
-            raise KernelCheckError(f"cannot run {cmd[0]!r}: {e.strerror}") from None
-        try:
-            status = proc.wait()
-        except BaseException:
-            proc.kill()
-            proc.wait()
-            raise
-        finally:
-            if watch:
-                watch.__exit__()
+        with _Watch(host, swap) as watch:
+            try:
+                proc = subprocess.Popen(
+                    list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=cwd, preexec_fn=pre
+                )
+            except OSError as e:
+                raise KernelCheckError(f"cannot run {cmd[0]!r}: {e.strerror}") from None
+            try:
+                status = proc.wait()
+            except BaseException:
+                proc.kill()
+                proc.wait()
+                raise
         wall = time.perf_counter() - t0
         after = host.vmstat()
         cg = host.cgroup_stat()
@@ -210,16 +226,38 @@ def run_kernel(
             kmem_peak_bytes=host.cgroup_value("memory.kmem.max_usage_in_bytes"),
             oom_kills=host.oom_kills(),
             wall_s=wall,
-            zram_peak=watch.best if watch else {},
+            cache_bytes=cg.get("cache", 0),
+            at_peak={k: watch.usage_best[1].get(k, 0) for k in ("rss", "cache", "mapped_file")},
+            zram_peak=watch.zram_best,
         )
     finally:
         host.cgroup_remove()
 
 
+def limit_bytes(limit: int | str, peak: int) -> int:
+    """A limit in bytes: a number of bytes, or ``"N%"`` of the unlimited run's peak charge."""
+    if isinstance(limit, int):
+        return limit
+    from .. import _core
+
+    text = limit.strip()
+    if text.endswith("%"):
+        try:
+            share = float(text[:-1]) / 100
+        except ValueError:
+            share = -1.0
+        if not 0 < share <= 10:
+            raise KernelCheckError(
+                f"limit {limit!r}: a share of the unlimited run's peak, above 0% and at most 1000%"
+            )
+        return max(PAGE, int(peak * share) // PAGE * PAGE)
+    return _core.parse_bytes("limit", text)
+
+
 def kernel_runs(
     host: Host,
     cmd: Sequence[str],
-    limits: Sequence[int],
+    limits: Sequence[int | str],
     swap: str = "zram",
     comp: str = "lz4",
     swappiness: int = 60,
@@ -235,11 +273,30 @@ def kernel_runs(
                 host.zram_on(comp, ZRAM_BYTES)
             unlimited = run_kernel(host, cmd, None, zram, swappiness, cwd)
             if unlimited.exit_status != 0:
-                raise KernelCheckError(f"{' '.join(cmd)!r} failed without a limit (exit status {unlimited.exit_status})")
-            runs = [run_kernel(host, cmd, lim, zram, swappiness, cwd) for lim in limits]
+                raise KernelCheckError(
+                    f"{' '.join(cmd)!r} failed without a limit (exit status {unlimited.exit_status})"
+                )
+            sizes = [limit_bytes(lim, unlimited.peak_bytes) for lim in limits]
+            runs = [run_kernel(host, cmd, lim, zram, swappiness, cwd) for lim in sizes]
         finally:
             host.restore()
     return unlimited, runs
+
+
+def charge_offset(unlimited: KernelRun, trace_pages: int) -> int:
+    """What the cgroup charges beyond the trace's pages, in bytes (point 3 of the module's text)."""
+    p = unlimited.at_peak
+    unmapped = max(0, p.get("cache", 0) - p.get("mapped_file", 0))
+    charged = (unlimited.peak_bytes - unlimited.kmem_peak_bytes - unmapped) // PAGE
+    uncharged = max(0, trace_pages - charged)
+    return unlimited.kmem_peak_bytes - uncharged * PAGE
+
+
+def file_pages(trace: Any) -> int:
+    """The trace's file pages: the cold file faults of a run in which every page fits."""
+    from ..api import simulate
+
+    return int(simulate(trace, memory=str(max(1, trace.num_pages)), policy="lru").meters["cold_file"])
 
 
 def predict(
@@ -262,14 +319,14 @@ def predict(
         "zram_in_memory": False,
     }
     if swap == "none":
-        cfg["swap_size"] = "0"
+        cfg["swap_admission"] = "off"  # no anon page may go to swap: file pages only are reclaimed
     r = simulate(trace, cfg, devices=devices)
     return frames, mobmem_counters(r.meters)
 
 
 def kernel_check(
     cmd: Sequence[str],
-    limits: Sequence[int],
+    limits: Sequence[int | str],
     swap: str = "zram",
     comp: str = "lz4",
     swappiness: int = 60,
@@ -289,7 +346,7 @@ def kernel_check(
     if trace is None:
         trace, _ = capture(cmd, cwd=cwd)
     trace = trace.with_kinds_from_writes()
-    offset = unlimited.peak_bytes - trace.num_pages * PAGE
+    offset = charge_offset(unlimited, trace.num_pages)
     rows = []
     for run in runs:
         assert run.limit_bytes is not None
@@ -307,17 +364,31 @@ def kernel_check(
                 raise
             frames, mine = max(0, (run.limit_bytes - offset) // PAGE), dict.fromkeys(COUNTERS, 0)
             note = (note + "; " if note else "") + f"mobmem: {e}"
-        rows.append(Row(run.limit_bytes, frames, run.counters, mine, run.oom_kills, run.compression_ratio, note))
+        kernel = dict(
+            run.counters, major_faults=run.counters["major_faults"] - unlimited.counters["major_faults"]
+        )
+        rows.append(Row(run.limit_bytes, frames, kernel, mine, run.oom_kills, run.compression_ratio, note))
     return Check(
         cmd=list(cmd),
         swap=swap,
         comp=comp if swap == "zram" else None,
         swappiness=swappiness,
         trace_pages=trace.num_pages,
+        trace_file_pages=file_pages(trace),
         unlimited=unlimited,
         offset_bytes=offset,
         rows=rows,
     )
 
 
-__all__ = ["CGROUP", "COUNTERS", "Check", "KernelRun", "Row", "kernel_check", "kernel_runs", "predict"]
+__all__ = [
+    "CGROUP",
+    "COUNTERS",
+    "Check",
+    "KernelRun",
+    "Row",
+    "kernel_check",
+    "kernel_runs",
+    "limit_bytes",
+    "predict",
+]

@@ -60,7 +60,9 @@ def run_command(argv: Sequence[str]) -> None:
 class Host:
     """The sysfs and procfs files of a machine under `root`."""
 
-    def __init__(self, root: str | os.PathLike[str] = "/", command: Command = run_command, euid: int | None = None):
+    def __init__(
+        self, root: str | os.PathLike[str] = "/", command: Command = run_command, euid: int | None = None
+    ):
         self.root = Path(root)
         self.command = command
         self.euid = os.geteuid() if euid is None else euid
@@ -208,7 +210,9 @@ class Host:
         if self.cgroup.exists():
             self.cgroup_remove()
             done.append(f"removed {self.cgroup}")
-        if self.dev in self.active_swaps() or (self.zram.exists() and self._read(self.zram / "disksize").strip() != "0"):
+        if self.dev in self.active_swaps() or (
+            self.zram.exists() and self._read(self.zram / "disksize").strip() != "0"
+        ):
             self.zram_off()
             done.append("swapped zram0 off and reset it")
         return done

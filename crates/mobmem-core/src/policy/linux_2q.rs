@@ -5,7 +5,10 @@
 //!
 //! What it keeps, per reclaim of one page:
 //! 1. Type to scan (`get_scan_count`): `swappiness` 0 scans file only while file pages are on the
-//!    LRU; otherwise anon and file are scanned in proportion to `list size × fraction`, with
+//!    LRU; otherwise anon and file are scanned in proportion to what one batch of 32 pages scans of
+//!    each list, `(list size >> priority) × fraction / denominator` rounded down at priorities 12,
+//!    11, … until the batch has 32 pages (so a list far smaller than the other type's is not
+//!    scanned), with
 //!    `ap = swappiness·(total+1)/(anon_cost+1)` and `fp = (200−swappiness)·(total+1)/(file_cost+1)`
 //!    (the kernel's SCAN_FRACT), spread deterministically by a smooth weighted round robin. A type
 //!    with no pages is never chosen; with swap full (or off) file is scanned first (SCAN_FILE).
@@ -65,6 +68,9 @@ const EXEC: u8 = 4;
 
 /// Cost added by a refault that activates (SWAP_CLUSTER_MAX pages' worth).
 const REFAULT_COST: u64 = 32;
+/// A reclaim batch (SWAP_CLUSTER_MAX) and the priority it starts at (DEF_PRIORITY, mm/vmscan.c).
+const SWAP_CLUSTER_MAX: u128 = 32;
+const DEF_PRIORITY: u32 = 12;
 
 pub struct Linux2q {
     links: Links,
@@ -126,7 +132,7 @@ impl Linux2q {
         let total = ac + fc;
         let ap = s * (total + 1) / (ac + 1);
         let fp = (200 - s) * (total + 1) / (fc + 1);
-        let w = [anon as u128 * ap, file as u128 * fp];
+        let w = self.scan_weights(ap, fp);
         if w[0] + w[1] == 0 {
             return file > 0;
         }
@@ -137,6 +143,31 @@ impl Linux2q {
         let pick = (self.credit[1] > self.credit[0]) as usize;
         self.credit[pick] -= (w[0] + w[1]) as i128;
         pick == 1
+    }
+
+    /// How many pages of each type one reclaim batch scans (`get_scan_count`'s SCAN_FRACT at the
+    /// priorities a batch goes through): at priority `p` each list gives `(len >> p) × fraction /
+    /// denominator` pages, rounded down, and the batch starts at DEF_PRIORITY (12) and lowers the
+    /// priority until it has scanned SWAP_CLUSTER_MAX (32) pages. A list much smaller than the
+    /// other type's is not scanned at all: a few hundred program-text pages beside 24,000 anon
+    /// pages are never reclaimed, as the kernel shows (docs/CALIBRATION.md).
+    fn scan_weights(&self, ap: u128, fp: u128) -> [u128; 2] {
+        let denominator = (ap + fp).max(1);
+        let l = &self.lists;
+        let lens = [[l[INACTIVE_ANON].len, l[ACTIVE_ANON].len], [l[INACTIVE_FILE].len, l[ACTIVE_FILE].len]];
+        let fraction = [ap, fp];
+        let mut w = [0u128; 2];
+        for prio in (0..=DEF_PRIORITY).rev() {
+            for t in 0..2 {
+                for &len in &lens[t] {
+                    w[t] += (len >> prio) as u128 * fraction[t] / denominator;
+                }
+            }
+            if w[0] + w[1] >= SWAP_CLUSTER_MAX {
+                break;
+            }
+        }
+        w
     }
 
     /// `shrink_active_list`: refills the inactive list of `file`'s type while it is low.

@@ -45,7 +45,7 @@ pub struct IoCosts {
     pub file_read_ns: f64,
     pub file_write_ns: f64,
     /// Evicting an anon page not written since it came in: 0 with Linux's swap cache (its copy is
-    /// still in swap), a swap write without one (`swap_cache = false`).
+    /// still in swap), a swap write without one (`swap_cache = "drop"`, or zram).
     pub clean_anon_evict_ns: f64,
 }
 

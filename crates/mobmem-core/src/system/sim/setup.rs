@@ -37,7 +37,8 @@ pub(super) struct EngineSpec {
 impl EngineSpec {
     pub fn engine<P: Policy>(self, policy: P, phone: &Phone) -> Result<Engine<P>> {
         let space = crate::trace::PageSpace { pages: self.kinds.len(), kinds: Some(&self.kinds), future: None };
-        let semantics = crate::engine::SwapSemantics { swap_cache: self.swap_cache, ..crate::engine::SwapSemantics::LINUX };
+        let semantics =
+            crate::engine::SwapSemantics { swap_cache: self.swap_cache, ..crate::engine::SwapSemantics::LINUX };
         let mut e = Engine::new(policy, space, self.frames, self.swap_cap, phone.direct_read)
             .with_zram(self.zram)
             .with_swap_semantics(semantics);

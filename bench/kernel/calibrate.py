@@ -1,0 +1,134 @@
+"""The calibration set (bench/kernel/set.toml): each program run by this machine's kernel at three
+limits, with zram swap and without swap, beside mobmem's prediction (`mobmem kernel-check`), as one
+table. Needs root, a free zram0, the cgroup v1 memory controller, gcc and valgrind.
+
+    .venv/bin/python bench/kernel/calibrate.py [--only NAME ...] [--json FILE]
+
+A cell is `kernel / mobmem (difference)`; a difference beyond 10% is marked `*`. docs/CALIBRATION.md
+shows the table as this printed it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import asdict
+from pathlib import Path
+
+from mobmem.capture import capture
+from mobmem.cli_kernel import fmt_diff
+from mobmem.kernel import COUNTERS, kernel_check
+from mobmem.table import num, render
+
+HERE = Path(__file__).resolve().parent
+GOAL = 0.10
+WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november".split()
+
+
+def make_input(kind: str, mib: int, path: Path) -> None:
+    rng = random.Random(1)
+    with open(path, "wb") as f:
+        if kind == "random":
+            f.write(rng.randbytes(mib << 20))
+            return
+        size = 0
+        while size < mib << 20:
+            line = (" ".join(rng.choice(WORDS) for _ in range(8)) + f" {rng.randrange(10**9)}\n").encode()
+            f.write(line)
+            size += len(line)
+
+
+def program(p: dict, work: Path) -> list[str] | None:
+    """The program's command line, built and with its input made; None (with a reason printed)
+    when a program it needs is not installed."""
+    python = os.path.realpath(sys.executable)
+    subst = {"python": python}
+    if "input" in p:
+        path = work / f"{p['name']}.input"
+        make_input(p["input"], int(p["input_mib"]), path)
+        path.read_bytes()  # cached now, charged to this process's cgroup, not the check's
+        subst["input"] = str(path)
+    if "build" in p:
+        exe = work / p["name"]
+        subprocess.run(["gcc", "-O2", "-o", str(exe), str(HERE / "progs" / p["build"])], check=True)
+        cmd = [str(exe), *p.get("args", [])]
+    else:
+        cmd = list(p["cmd"])
+        if cmd[0] != "{python}":
+            found = shutil.which(cmd[0])
+            if found is None:
+                print(f"{p['name']}: skipped: {cmd[0]} is not installed", file=sys.stderr)
+                return None
+            cmd[0] = os.path.realpath(found)
+    return [a.format(**subst) for a in cmd]
+
+
+def cell(row, name: str) -> str:
+    d = row.diff(name)
+    mark = "" if d is not None and abs(d) <= GOAL else ("" if d is None else " *")
+    return f"{num(row.kernel[name])} / {num(row.mobmem[name])} ({fmt_diff(d)}){mark}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="*", help="programs to run (default: all)")
+    ap.add_argument("--json", help="write every check as JSON here")
+    args = ap.parse_args()
+    programs = tomllib.loads((HERE / "set.toml").read_text())["program"]
+    if args.only:
+        programs = [p for p in programs if p["name"] in args.only]
+    checks, lines, rows = [], [], []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="mobmem-calibrate-") as tmp:
+        work = Path(tmp)
+        for p in programs:
+            cmd = program(p, work)
+            if cmd is None:
+                continue
+            trace, status = capture(cmd, cwd=tmp)
+            if status != 0:
+                print(f"{p['name']}: the captured run failed (exit status {status})", file=sys.stderr)
+            for swap in ("zram", "none"):
+                c = kernel_check(cmd, p["limits"], swap=swap, trace=trace, cwd=tmp)
+                checks.append({"name": p["name"], **asdict(c)})
+                u = c.unlimited
+                lines.append(
+                    f"{p['name']:>9} {swap:>4}: trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file);"
+                    f" unlimited peak {num(u.peak_bytes // 1024)} KiB, kernel memory {num(u.kmem_peak_bytes // 1024)} KiB,"
+                    f" page cache {num(u.cache_bytes // 1024)} KiB; offset {num(c.offset_bytes // 1024)} KiB"
+                )
+                for r in c.rows:
+                    ratio = "-" if r.compression_ratio is None else f"{r.compression_ratio:.2f}"
+                    rows.append(
+                        [p["name"], swap, f"{r.limit_bytes / 1048576:.1f}", num(r.frames)]
+                        + [cell(r, n) for n in COUNTERS]
+                        + [ratio, r.note]
+                    )
+    heads = (
+        ["program", "swap", "limit MiB", "frames"]
+        + [f"{n}: kernel / mobmem" for n in COUNTERS]
+        + ["zram ratio", "note"]
+    )
+    print("\n".join(lines))
+    print()
+    print(render(heads, rows))
+    cells = [c for r in rows for c in r[4 : 4 + len(COUNTERS)]]
+    off = sum(c.endswith("*") for c in cells)
+    print(
+        f"\n{len(cells) - off} of {len(cells)} counters within {GOAL:.0%} of the kernel ({time.perf_counter() - t0:.0f} s)"
+    )
+    if args.json:
+        Path(args.json).write_text(json.dumps(checks, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

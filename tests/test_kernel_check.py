@@ -1,0 +1,262 @@
+"""`mobmem kernel-check`: its set-up and restore against a fake sysfs (no root needed), its
+refusals, and a real run where the machine has root, a free zram0 and the memory controller."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from mobmem.kernel import CGROUP, Host, KernelCheckError, kernel_check, kernel_runs
+from mobmem.kernel.check import limit_bytes
+
+from conftest import cli
+
+PROGS = Path(__file__).resolve().parent.parent / "bench" / "kernel" / "progs"
+VMSTAT = "pswpin {}\npswpout {}\npgmajfault 5\nworkingset_refault_anon 0\nworkingset_refault_file 0\n"
+
+
+class FakeHost(Host):
+    """A machine of files under `root`: cgroup files appear with the group, swapon and swapoff edit
+    /proc/swaps, and each command is recorded."""
+
+    def __init__(self, root: Path, euid: int = 0) -> None:
+        self.commands: list[list[str]] = []
+        super().__init__(root, command=self._command, euid=euid)
+
+    def _command(self, argv):
+        self.commands.append(list(argv))
+        swaps = self.root / "proc/swaps"
+        lines = swaps.read_text().splitlines()
+        if argv[0] == "swapon":
+            lines.append(f"{argv[1]} partition 8388604 0 -2")
+        elif argv[0] == "swapoff":
+            lines = [ln for ln in lines if not ln.startswith(argv[1])]
+        swaps.write_text("\n".join(lines) + "\n")
+
+    def vmstat(self) -> dict[str, int]:
+        # Each reading is one run's traffic later than the last: 100 pages in, 400 out.
+        self.readings = getattr(self, "readings", 0) + 1
+        (self.root / "proc/vmstat").write_text(VMSTAT.format(100 * self.readings, 400 * self.readings))
+        return super().vmstat()
+
+    def _write(self, path: Path, value: str) -> None:
+        super()._write(path, value)
+        if path.name == "reset":  # as zram does: its pages freed, its size 0
+            (self.zram / "disksize").write_text("0\n")
+
+    def mkdir(self, path: Path) -> None:
+        super().mkdir(path)
+        files = {
+            "memory.stat": "pgfault 10\npgmajfault 3\nworkingset_refault_anon 2\nworkingset_refault_file 1\ncache 8192\n",
+            "memory.max_usage_in_bytes": "1048576\n",
+            "memory.kmem.max_usage_in_bytes": "65536\n",
+            "memory.oom_control": "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n",
+            "memory.limit_in_bytes": "9223372036854771712\n",
+            "memory.memsw.limit_in_bytes": "9223372036854771712\n",
+            "memory.swappiness": "60\n",
+            "cgroup.procs": "",
+        }
+        for name, text in files.items():
+            (path / name).write_text(text)
+
+    def rmdir(self, path: Path) -> None:
+        shutil.rmtree(path)
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> FakeHost:
+    zram = tmp_path / "sys/block/zram0"
+    zram.mkdir(parents=True)
+    (zram / "disksize").write_text("0\n")
+    (zram / "comp_algorithm").write_text("lzo [lzo-rle] lz4 zstd\n")
+    (zram / "mm_stat").write_text("0 0 0 0 0 0 0 0 0\n")
+    (zram / "reset").write_text("")
+    memcg = tmp_path / "sys/fs/cgroup/memory"
+    memcg.mkdir(parents=True)
+    (memcg / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc/swaps").write_text("Filename\tType\tSize\tUsed\tPriority\n")
+    (tmp_path / "proc/vmstat").write_text(VMSTAT.format(0, 0))
+    return FakeHost(tmp_path)
+
+
+def restored(h: FakeHost) -> None:
+    assert not h.cgroup.exists(), "the cgroup is left behind"
+    assert h.active_swaps() == [], "zram0 is still swapped on"
+
+
+def test_refuses_without_root(fake: FakeHost) -> None:
+    fake.euid = 1000
+    with pytest.raises(KernelCheckError, match="needs root"):
+        fake.check(zram=True)
+
+
+def test_refuses_without_the_memory_controller(fake: FakeHost) -> None:
+    (fake.memcg / "memory.limit_in_bytes").unlink()
+    with pytest.raises(KernelCheckError, match="memory controller is not mounted"):
+        fake.check(zram=False)
+
+
+def test_refuses_without_zram0_only_when_zram_is_asked(fake: FakeHost) -> None:
+    shutil.rmtree(fake.zram)
+    fake.check(zram=False)
+    with pytest.raises(KernelCheckError, match="no zram0 device"):
+        fake.check(zram=True)
+
+
+def test_refuses_a_zram0_in_use_and_other_swap(fake: FakeHost) -> None:
+    (fake.zram / "disksize").write_text("1073741824\n")
+    with pytest.raises(KernelCheckError, match=r"zram0 is in use \(disksize 1073741824\)"):
+        fake.check(zram=True)
+    (fake.root / "proc/swaps").write_text("Filename\tType\tSize\tUsed\tPriority\n/swapfile file 1024 0 -2\n")
+    with pytest.raises(KernelCheckError, match=r"swap is on \(/swapfile\)"):
+        fake.check(zram=False)
+
+
+def test_refuses_when_a_killed_check_left_its_cgroup(fake: FakeHost) -> None:
+    fake.mkdir(fake.cgroup)
+    with pytest.raises(KernelCheckError, match="--restore"):
+        fake.check(zram=True)
+
+
+def test_refuses_an_algorithm_zram_does_not_offer(fake: FakeHost) -> None:
+    with pytest.raises(KernelCheckError, match="does not offer 'brotli'; it offers: lzo, lzo-rle, lz4, zstd"):
+        kernel_runs(fake, ["true"], [1 << 20], comp="brotli")
+    restored(fake)
+
+
+def test_runs_set_up_count_and_restore(fake: FakeHost) -> None:
+    unlimited, runs = kernel_runs(fake, ["true"], [1 << 20, "50%"], comp="lz4", swappiness=100)
+    assert (fake.zram / "comp_algorithm").read_text() == "lz4"
+    assert (fake.zram / "reset").read_text() == "1"
+    assert (fake.zram / "disksize").read_text().strip() == "0"
+    assert [c[0] for c in fake.commands] == ["mkswap", "swapon", "swapoff"]
+    restored(fake)
+    # Counters are the run's differences (vmstat) and the fresh cgroup's own (memory.stat).
+    assert runs[0].counters == {
+        "swap_ins": 100,
+        "swap_outs": 400,
+        "major_faults": 3,
+        "refaults_anon": 2,
+        "refaults_file": 1,
+    }
+    assert unlimited.limit_bytes is None and unlimited.peak_bytes == 1048576
+    assert [r.limit_bytes for r in runs] == [1 << 20, 524288]  # 50% of the unlimited run's peak
+    assert runs[0].cache_bytes == 8192 and runs[0].kmem_peak_bytes == 65536
+
+
+def test_without_swap_the_cgroup_cannot_swap(fake: FakeHost, monkeypatch) -> None:
+    written: dict[str, str] = {}
+    real = Host._write
+
+    def spy(self, path, value):
+        written[path.name] = value
+        real(self, path, value)
+
+    monkeypatch.setattr(Host, "_write", spy)
+    kernel_runs(fake, ["true"], [8 << 20], swap="none", swappiness=30)
+    assert written["memory.limit_in_bytes"] == written["memory.memsw.limit_in_bytes"] == str(8 << 20)
+    assert written["memory.swappiness"] == "30"
+    assert fake.commands == []  # zram untouched
+    restored(fake)
+
+
+def test_a_failing_program_is_an_error_and_restores(fake: FakeHost) -> None:
+    with pytest.raises(KernelCheckError, match="failed without a limit"):
+        kernel_runs(fake, ["false"], [1 << 20])
+    restored(fake)
+    with pytest.raises(KernelCheckError, match="cannot run"):
+        kernel_runs(fake, ["/nonexistent/program"], [1 << 20])
+    restored(fake)
+
+
+def test_an_interrupted_check_restores_and_kills_its_program(fake: FakeHost) -> None:
+    marker = fake.root / "still-running"
+    prog = [sys.executable, "-c", f"import time; time.sleep(30); open({str(marker)!r}, 'w')"]
+    before = signal.getsignal(signal.SIGTERM)
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kernel_runs(fake, prog, [1 << 20])
+    finally:
+        timer.cancel()
+    restored(fake)
+    assert not marker.exists()
+    assert signal.getsignal(signal.SIGTERM) == before  # the check's handler is gone
+
+
+def test_restore_undoes_what_a_killed_check_left(fake: FakeHost) -> None:
+    fake.zram_on("lz4", 1 << 30)
+    fake.mkdir(fake.cgroup)
+    done = fake.restore()
+    assert done == [f"removed {fake.cgroup}", "swapped zram0 off and reset it"]
+    restored(fake)
+    assert fake.restore() == []
+
+
+def test_limits_as_shares_of_the_peak() -> None:
+    assert limit_bytes("50%", 10 << 20) == 5 << 20
+    assert limit_bytes("64MiB", 0) == 64 << 20
+    assert limit_bytes(12345, 0) == 12345
+    for bad in ("0%", "-5%", "x%", "2000%"):
+        with pytest.raises(KernelCheckError, match="share of the unlimited run's peak"):
+            limit_bytes(bad, 1 << 20)
+
+
+def test_parse_errors_name_the_file(fake: FakeHost) -> None:
+    (fake.root / "proc/vmstat").write_text("pswpin 1\n")
+    with pytest.raises(KernelCheckError, match=r"proc/vmstat: no pswpout, pgmajfault"):
+        Host.vmstat(fake)  # the file as written, not the fake's counting
+    (fake.zram / "mm_stat").write_text("12 x 3\n")
+    with pytest.raises(KernelCheckError, match="mm_stat: not numbers"):
+        fake.mm_stat()
+
+
+def _real_machine() -> str | None:
+    """Why a real check cannot run here, or None."""
+    h = Host()
+    if os.geteuid() != 0:
+        return "not root"
+    for tool in ("gcc", "valgrind", "mkswap", "swapon"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed"
+    try:
+        h.check(zram=True)
+    except KernelCheckError as e:
+        return str(e)
+    return None
+
+
+@pytest.mark.skipif(_real_machine() is not None, reason=f"no real kernel check here: {_real_machine()}")
+def test_the_kernel_and_mobmem_agree_on_an_anon_sweep(tmp_path: Path) -> None:
+    exe = tmp_path / "sweep"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(PROGS / "sweep.c")], check=True)
+    c = kernel_check([str(exe), "24", "3"], ["50%"], swap="zram", comp="lz4")
+    (row,) = c.rows
+    # 6,144 pages swept three times at half of them: every pass after the first swaps in each page.
+    assert row.kernel["swap_ins"] > 2 * 6144 * 0.9
+    for name in ("swap_ins", "swap_outs", "major_faults", "refaults_anon"):
+        d = row.diff(name)
+        assert d is not None and abs(d) <= 0.10, (name, row.kernel, row.mobmem)
+    restored_host = Host()
+    assert not restored_host.cgroup.exists()
+    assert restored_host.active_swaps() == []
+    assert (restored_host.zram / "disksize").read_text().strip() == "0"
+    out = cli("kernel-check", "--limit", "50%", "--json", "--", str(exe), "24", "2")
+    assert json.loads(out.stdout)["rows"][0]["kernel"]["swap_ins"] > 6144 * 0.9
+    assert CGROUP not in os.listdir(restored_host.memcg)
+    out = cli("kernel-check", "--limit", "50%", "--", "/nonexistent/prog", ok=False)
+    assert (
+        out.returncode != 0
+        and "cannot run '/nonexistent/prog'" in out.stderr
+        and "Traceback" not in out.stderr
+    )
