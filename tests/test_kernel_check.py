@@ -47,16 +47,23 @@ class FakeHost(Host):
         (self.root / "proc/vmstat").write_text(VMSTAT.format(100 * self.readings, 400 * self.readings))
         return super().vmstat()
 
+    peak = 1048576
+
     def _write(self, path: Path, value: str) -> None:
         super()._write(path, value)
         if path.name == "reset":  # as zram does: its pages freed, its size 0
             (self.zram / "disksize").write_text("0\n")
+        if path.name == "comp_algorithm":  # as zram shows it: every algorithm, the chosen one marked
+            self.comp_writes = [*getattr(self, "comp_writes", []), value]
+            path.write_text(
+                " ".join(f"[{a}]" if a == value else a for a in ("lzo", "lzo-rle", "lz4", "zstd")) + "\n"
+            )
 
     def mkdir(self, path: Path) -> None:
         super().mkdir(path)
         files = {
             "memory.stat": "pgfault 10\npgmajfault 3\nworkingset_refault_anon 2\nworkingset_refault_file 1\ncache 8192\n",
-            "memory.max_usage_in_bytes": "1048576\n",
+            "memory.max_usage_in_bytes": f"{self.peak}\n",
             "memory.kmem.max_usage_in_bytes": "65536\n",
             "memory.oom_control": "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n",
             "memory.limit_in_bytes": "9223372036854771712\n",
@@ -68,6 +75,7 @@ class FakeHost(Host):
             (path / name).write_text(text)
 
     def rmdir(self, path: Path) -> None:
+        self.last_pids = self._pids()
         shutil.rmtree(path)
 
 
@@ -77,6 +85,7 @@ def fake(tmp_path: Path) -> FakeHost:
     zram.mkdir(parents=True)
     (zram / "disksize").write_text("0\n")
     (zram / "comp_algorithm").write_text("lzo [lzo-rle] lz4 zstd\n")
+    (tmp_path / "run").mkdir()
     (zram / "mm_stat").write_text("0 0 0 0 0 0 0 0 0\n")
     (zram / "reset").write_text("")
     memcg = tmp_path / "sys/fs/cgroup/memory"
@@ -91,6 +100,8 @@ def fake(tmp_path: Path) -> FakeHost:
 def restored(h: FakeHost) -> None:
     assert not h.cgroup.exists(), "the cgroup is left behind"
     assert h.active_swaps() == [], "zram0 is still swapped on"
+    assert not h.marker.exists(), "the marker is left behind"
+    assert (h.zram / "disksize").read_text().strip() == "0" if h.zram.exists() else True
 
 
 def test_refuses_without_root(fake: FakeHost) -> None:
@@ -135,7 +146,9 @@ def test_refuses_an_algorithm_zram_does_not_offer(fake: FakeHost) -> None:
 
 def test_runs_set_up_count_and_restore(fake: FakeHost) -> None:
     unlimited, runs = kernel_runs(fake, ["true"], [1 << 20, "50%"], comp="lz4", swappiness=100)
-    assert (fake.zram / "comp_algorithm").read_text() == "lz4"
+    # zram0 was set to lz4 and is given back the algorithm it had.
+    assert fake.comp_writes == ["lz4", "lzo-rle"]
+    assert (fake.zram / "comp_algorithm").read_text().split() == ["lzo", "[lzo-rle]", "lz4", "zstd"]
     assert (fake.zram / "reset").read_text() == "1"
     assert (fake.zram / "disksize").read_text().strip() == "0"
     assert [c[0] for c in fake.commands] == ["mkswap", "swapon", "swapoff"]
@@ -191,7 +204,51 @@ def test_an_interrupted_check_restores_and_kills_its_program(fake: FakeHost) -> 
         timer.cancel()
     restored(fake)
     assert not marker.exists()
+    (pid,) = fake.last_pids  # the program, as it joined the cgroup: killed and gone
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
     assert signal.getsignal(signal.SIGTERM) == before  # the check's handler is gone
+
+
+def test_a_failed_set_up_is_restored(fake: FakeHost) -> None:
+    def mkswap_fails(argv):
+        fake.commands.append(list(argv))
+        raise KernelCheckError("`mkswap` failed (exit 1): no device")
+
+    fake.command = mkswap_fails
+    with pytest.raises(KernelCheckError, match="mkswap"):
+        kernel_runs(fake, ["true"], [1 << 20])
+    restored(fake)
+    assert (fake.zram / "reset").read_text() == "1"
+
+
+def test_restore_leaves_a_zram0_it_did_not_set_up_alone(fake: FakeHost) -> None:
+    (fake.zram / "disksize").write_text("1073741824\n")
+    fake.command(["swapon", fake.dev])
+    assert fake.restore() == []
+    assert (fake.zram / "disksize").read_text().strip() == "1073741824"
+    assert fake.active_swaps() == [fake.dev]
+    # Nor does a check without swap touch it on its way out.
+    (fake.root / "proc/swaps").write_text("Filename\tType\tSize\tUsed\tPriority\n")
+    kernel_runs(fake, ["true"], [1 << 20], swap="none")
+    assert (fake.zram / "disksize").read_text().strip() == "1073741824"
+
+
+def test_a_whole_check_on_a_fake_machine_builds_its_rows(fake: FakeHost) -> None:
+    from mobmem import Trace
+
+    trace = Trace.open(Path(__file__).parent / "data" / "sqlite_60k.txt.zst")
+    fake.peak = 131072
+    c = kernel_check(["true"], ["50%", 96 << 10], trace=trace, host=fake)
+    restored(fake)
+    # The unlimited run peaked at 128 KiB with 64 KiB of kernel memory: 16 of the trace's 59 pages
+    # were charged, the other 43 (all file pages here) held by another cgroup.
+    assert (c.trace_pages, c.trace_file_pages) == (59, 54)
+    assert c.offset_bytes == 65536 - 43 * 4096
+    assert [r.frames for r in c.rows] == [(65536 - c.offset_bytes) // 4096, (98304 - c.offset_bytes) // 4096]
+    assert c.rows[0].kernel["major_faults"] == 0  # 3 under the limit, 3 without: none beyond
+    assert all(r.mobmem["swap_ins"] >= 0 for r in c.rows) and c.rows[1].mobmem["swap_outs"] > 0
+    assert c.trace_file_pages > 0 and c.capture_status == 0
 
 
 def test_restore_undoes_what_a_killed_check_left(fake: FakeHost) -> None:

@@ -33,14 +33,15 @@ GOAL = 0.10
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november".split()
 
 
-def make_input(kind: str, mib: int, path: Path) -> None:
+def make_input(kind: str, mib: float, path: Path) -> None:
     rng = random.Random(1)
+    size_bytes = int(mib * 2**20)
     with open(path, "wb") as f:
         if kind == "random":
-            f.write(rng.randbytes(mib << 20))
+            f.write(rng.randbytes(size_bytes))
             return
         size = 0
-        while size < mib << 20:
+        while size < size_bytes:
             line = (" ".join(rng.choice(WORDS) for _ in range(8)) + f" {rng.randrange(10**9)}\n").encode()
             f.write(line)
             size += len(line)
@@ -53,7 +54,7 @@ def program(p: dict, work: Path) -> list[str] | None:
     subst = {"python": python}
     if "input" in p:
         path = work / f"{p['name']}.input"
-        make_input(p["input"], int(p["input_mib"]), path)
+        make_input(p["input"], float(p["input_mib"]), path)
         path.read_bytes()  # cached now, charged to this process's cgroup, not the check's
         subst["input"] = str(path)
     if "build" in p:
@@ -112,6 +113,7 @@ def main() -> int:
                         + [cell(r, n) for n in COUNTERS]
                         + [ratio, r.note]
                     )
+                    print(" | ".join(rows[-1]), file=sys.stderr, flush=True)  # progress
     heads = (
         ["program", "swap", "limit MiB", "frames"]
         + [f"{n}: kernel / mobmem" for n in COUNTERS]

@@ -34,7 +34,8 @@ def render_check(c: Any) -> str:
         rows.append(row)
     u = c.unlimited
     lines = [
-        f"{' '.join(c.cmd)}: swap {c.swap}{f' ({c.comp})' if c.comp else ''}, swappiness {c.swappiness}",
+        f"{' '.join(c.cmd)}: swap {c.swap}{f' ({c.comp})' if c.comp else ''}, swappiness {c.swappiness},"
+        f" page-cluster {c.page_cluster} (zram reads no neighbours)",
         f"unlimited run: peak charge {num(u.peak_bytes // 1024)} KiB (kernel memory {num(u.kmem_peak_bytes // 1024)} KiB),"
         f" {num(u.counters['major_faults'])} major faults, page cache charged {num(u.cache_bytes // 1024)} KiB;"
         f" trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file);"
@@ -42,6 +43,8 @@ def render_check(c: Any) -> str:
         render(heads, rows),
     ]
     lines += [f"note ({r.limit_bytes / 1048576:g} MiB): {r.note}" for r in c.rows if r.note]
+    if c.capture_status:
+        lines.append(f"note: the captured run exited with status {c.capture_status}")
     return "\n".join(lines)
 
 
@@ -51,6 +54,8 @@ def cmd_kernel_check(args: argparse.Namespace) -> int:
 
     host = Host()
     if args.restore:
+        if host.euid != 0:
+            raise KernelCheckError("kernel-check --restore needs root")
         done = host.restore()
         print("; ".join(done) if done else "nothing to restore")
         return 0
@@ -59,7 +64,11 @@ def cmd_kernel_check(args: argparse.Namespace) -> int:
         cmd = cmd[1:]
     if not args.limit:
         raise KernelCheckError("--limit SIZE is needed (repeatable): e.g. --limit 64MiB")
-    limits = [s if s.strip().endswith("%") else _core.parse_bytes("--limit", s) for s in args.limit]
+    # A bare number is bytes, as the help says (mobmem's sizes elsewhere read it as pages).
+    limits = [
+        s if s.strip().endswith("%") else int(s) if s.strip().isdigit() else _core.parse_bytes("--limit", s)
+        for s in args.limit
+    ]
     if args.swappiness is not None and not 0 <= args.swappiness <= 200:
         raise KernelCheckError(f"--swappiness {args.swappiness}: 0–200")
     c = kernel_check(cmd, limits, swap=args.swap, comp=args.comp, swappiness=args.swappiness, host=host)

@@ -3,8 +3,9 @@ swap (or none), beside mobmem's prediction of the same program at the same limit
 
 1. The kernel: the program runs once without a limit (the *unlimited run*, which measures what the
    limit has to hold) and once under each limit, each time in a fresh memory cgroup, with zram0 as
-   the only swap device. Swap-ins and swap-outs are /proc/vmstat's pswpin and pswpout (only the
-   program swaps); major faults and refaults are the cgroup's own memory.stat.
+   the only swap device. Swap-ins and swap-outs are /proc/vmstat's pswpin and pswpout (the check
+   refuses other swap, and only its cgroup is under a limit, so the rest of the machine is not
+   reclaimed from); major faults and refaults are the cgroup's own memory.stat.
 2. mobmem: the same program captured (`mobmem capture`, Valgrind Lackey), its written pages anon
    and the others file (``Trace.with_kinds_from_writes``), replayed with the
    kernel's reclaim model (`linux-2q`, the cgroup's swappiness) on zram (a swap-in frees its copy,
@@ -17,7 +18,8 @@ swap (or none), beside mobmem's prediction of the same program at the same limit
    pages the cgroup was charged for. The trace's other pages (program text and libraries that
    another cgroup had cached) take no room under the limit. So a limit L is
    ``(L − kmem) / page size + uncharged`` frames, ``uncharged = trace pages − (peak − kmem −
-   unmapped cache) / page size`` (at least 0); ``offset = kmem − uncharged × page size``.
+   unmapped cache) / page size`` (at least 0, at most the trace's file pages: only those can be
+   held by another cgroup); ``offset = kmem − uncharged × page size``.
 4. Major faults are counted beyond the unlimited run's (those are the files' first reads, which
    mobmem counts as cold faults whether or not the page cache held them): mobmem's are its swap-ins
    and file rereads.
@@ -107,9 +109,14 @@ class Check:
     swap: str
     comp: str | None
     swappiness: int
+    #: vm.page-cluster as the kernel had it; zram reads no neighbours whatever it says, and mobmem's
+    #: page-level runs read none either.
+    page_cluster: int | None
     trace_pages: int
     #: The trace's file pages (never written: program text, read-only data, mapped files).
     trace_file_pages: int
+    #: The captured run's exit status (under Valgrind); not 0: the trace may not be the program's.
+    capture_status: int
     unlimited: KernelRun
     offset_bytes: int
     rows: list[Row]
@@ -195,13 +202,15 @@ def run_kernel(
                 die()
             enter()
 
+        try:
+            # The sampling thread starts after the fork: a thread running while `preexec_fn` runs
+            # could deadlock the child.
+            proc = subprocess.Popen(
+                list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=cwd, preexec_fn=pre
+            )
+        except OSError as e:
+            raise KernelCheckError(f"cannot run {cmd[0]!r}: {e.strerror}") from None
         with _Watch(host, swap) as watch:
-            try:
-                proc = subprocess.Popen(
-                    list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=cwd, preexec_fn=pre
-                )
-            except OSError as e:
-                raise KernelCheckError(f"cannot run {cmd[0]!r}: {e.strerror}") from None
             try:
                 status = proc.wait()
             except BaseException:
@@ -266,6 +275,8 @@ def kernel_runs(
     """The unlimited run and one run per limit, with zram0 set up before and restored after, even
     when interrupted (SIGINT, SIGTERM, SIGHUP)."""
     zram = swap == "zram"
+    for lim in limits:  # a bad limit is said before anything is set up
+        limit_bytes(lim, 1 << 30)
     host.check(zram)
     with _interruptible():
         try:
@@ -279,16 +290,24 @@ def kernel_runs(
             sizes = [limit_bytes(lim, unlimited.peak_bytes) for lim in limits]
             runs = [run_kernel(host, cmd, lim, zram, swappiness, cwd) for lim in sizes]
         finally:
-            host.restore()
+            # No signal may cut the restore short: they wait until it is done.
+            stop = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
+            try:
+                host.restore()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
     return unlimited, runs
 
 
-def charge_offset(unlimited: KernelRun, trace_pages: int) -> int:
-    """What the cgroup charges beyond the trace's pages, in bytes (point 3 of the module's text)."""
+def charge_offset(unlimited: KernelRun, trace_pages: int, file_pages: int) -> int:
+    """What the cgroup charges beyond the trace's pages, in bytes (point 3 of the module's text).
+    Only file pages can be held by another cgroup: the trace's pages that were never live together
+    (memory freed and mapped again elsewhere) are not counted as uncharged."""
     p = unlimited.at_peak
     unmapped = max(0, p.get("cache", 0) - p.get("mapped_file", 0))
     charged = (unlimited.peak_bytes - unlimited.kmem_peak_bytes - unmapped) // PAGE
-    uncharged = max(0, trace_pages - charged)
+    uncharged = min(file_pages, max(0, trace_pages - charged))
     return unlimited.kmem_peak_bytes - uncharged * PAGE
 
 
@@ -342,11 +361,17 @@ def kernel_check(
     if not cmd:
         raise KernelCheckError("no command given (mobmem kernel-check --limit 64MiB -- CMD ARGS…)")
     host = host or Host()
-    unlimited, runs = kernel_runs(host, cmd, limits, swap, comp, swappiness, cwd)
     if trace is None:
-        trace, _ = capture(cmd, cwd=cwd)
+        from ..capture import valgrind
+
+        valgrind()  # missing: said before the kernel's runs, not after them
+    unlimited, runs = kernel_runs(host, cmd, limits, swap, comp, swappiness, cwd)
+    capture_status = 0
+    if trace is None:
+        trace, capture_status = capture(cmd, cwd=cwd)
     trace = trace.with_kinds_from_writes()
-    offset = charge_offset(unlimited, trace.num_pages)
+    n_file = file_pages(trace)
+    offset = charge_offset(unlimited, trace.num_pages, n_file)
     rows = []
     for run in runs:
         assert run.limit_bytes is not None
@@ -373,8 +398,10 @@ def kernel_check(
         swap=swap,
         comp=comp if swap == "zram" else None,
         swappiness=swappiness,
+        page_cluster=host.page_cluster(),
         trace_pages=trace.num_pages,
-        trace_file_pages=file_pages(trace),
+        trace_file_pages=n_file,
+        capture_status=capture_status,
         unlimited=unlimited,
         offset_bytes=offset,
         rows=rows,

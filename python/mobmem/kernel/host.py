@@ -4,9 +4,11 @@ zram's mm_stat). Every path is under a root (``/`` on a real machine; a folder o
 tests), and every command (mkswap, swapon, swapoff) goes through one function, so the set-up and
 restore logic runs without root against a fake sysfs.
 
-What it changes, it restores: the cgroup it made is removed, zram0 is swapped off and reset. A run
-killed with SIGKILL cannot restore; the cgroup it leaves (``CGROUP``, a fixed name) marks that, and
-``restore()`` (``mobmem kernel-check --restore``) undoes both.
+What it changes, it restores: the cgroup it made is removed (whatever runs in it killed), zram0 is
+swapped off, reset and given back its algorithm. A run killed with SIGKILL cannot restore; the
+cgroup it leaves (``CGROUP``, a fixed name) and its marker file (``MARKER``, written before zram0 is
+touched) say so, and ``restore()`` (``mobmem kernel-check --restore``) undoes both — zram0 only
+when the marker is there, so never a zram0 the check did not set up.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from ..errors import MobmemError
 
 #: The cgroup a check runs its program in; its presence at start means a killed run left it.
 CGROUP = "mobmem-kernel-check"
+#: Written (with zram0's algorithm before the check) before zram0 is set up, removed once it is
+#: reset: `--restore` touches zram0 only when it is there, so never a zram0 the check did not set up.
+MARKER = "run/mobmem-kernel-check.zram"
 #: Counters read from /proc/vmstat (the whole machine: only the checked program swaps, on zram0).
 VMSTAT = ("pswpin", "pswpout", "pgmajfault", "workingset_refault_anon", "workingset_refault_file")
 #: Counters read from the cgroup's memory.stat (the program alone).
@@ -70,6 +75,7 @@ class Host:
         self.memcg = self.root / "sys/fs/cgroup/memory"
         self.cgroup = self.memcg / CGROUP
         self.dev = "/dev/zram0" if str(root) == "/" else str(self.root / "dev/zram0")
+        self.marker = self.root / MARKER
 
     # -- reading ---------------------------------------------------------------------------------
     def _read(self, path: Path) -> str:
@@ -91,11 +97,14 @@ class Host:
         return _pairs(self._read(self.cgroup / "memory.stat"), CGSTAT, f"{CGROUP}/memory.stat")
 
     def cgroup_value(self, name: str) -> int:
-        text = self._read(self.cgroup / name).strip()
+        return self._number(self.cgroup / name)
+
+    def _number(self, path: Path) -> int:
+        text = self._read(path).strip()
         try:
-            return int(text)
+            return int(text or 0)
         except ValueError:
-            raise KernelCheckError(f"{self.cgroup / name}: {text!r} is not a number") from None
+            raise KernelCheckError(f"{path}: {text!r} is not a number") from None
 
     def oom_kills(self) -> int:
         """Programs the kernel's OOM killer killed in the cgroup (memory.oom_control's oom_kill)."""
@@ -108,6 +117,12 @@ class Host:
             return {k: int(v) for k, v in zip(MM_STAT, fields, strict=False)}
         except ValueError:
             raise KernelCheckError(f"{self.zram / 'mm_stat'}: not numbers: {' '.join(fields)!r}") from None
+
+    def page_cluster(self) -> int | None:
+        """vm.page-cluster (swap read-ahead: 2^n pages), when the kernel has it."""
+        path = self.root / "proc/sys/vm/page-cluster"
+        text = path.read_text().strip() if path.exists() else ""
+        return int(text) if text.isdigit() else None
 
     def active_swaps(self) -> list[str]:
         lines = self._read(self.root / "proc/swaps").splitlines()[1:]
@@ -123,10 +138,10 @@ class Host:
                 f"{self.memcg}: the cgroup v1 memory controller is not mounted there "
                 "(mount -t cgroup -o memory cgroup /sys/fs/cgroup/memory)"
             )
-        if self.cgroup.exists():
+        if self.cgroup.exists() or self.marker.exists():
             raise KernelCheckError(
-                f"{self.cgroup} exists: a kernel check was killed before it could restore; "
-                "`mobmem kernel-check --restore` removes it and frees zram0"
+                f"{self.cgroup if self.cgroup.exists() else self.marker} exists: another kernel check is running, or one was killed before it "
+                "could restore; if none is running, `mobmem kernel-check --restore` removes it and frees zram0"
             )
         swaps = self.active_swaps()
         if swaps:
@@ -138,7 +153,7 @@ class Host:
             return
         if not self.zram.exists():
             raise KernelCheckError(f"{self.zram}: no zram0 device (modprobe zram)")
-        size = int(self._read(self.zram / "disksize").strip() or 0)
+        size = self._number(self.zram / "disksize")
         if size != 0:
             raise KernelCheckError(
                 f"zram0 is in use (disksize {size}): free it first if nothing needs it "
@@ -150,21 +165,36 @@ class Host:
 
     # -- changing and restoring ------------------------------------------------------------------
     def zram_on(self, comp: str, size_bytes: int) -> None:
-        """zram0 as the only swap device, compressing with `comp`."""
+        """zram0 as the only swap device, compressing with `comp`; the marker first, so that a
+        check killed at any step after it is restored."""
         known = self.algorithms()
         if comp not in known:
             raise KernelCheckError(f"zram0 does not offer {comp!r}; it offers: {', '.join(known)}")
+        before = self._read(self.zram / "comp_algorithm")
+        current = before[before.find("[") + 1 : before.find("]")] if "[" in before else ""
+        try:
+            self.marker.parent.mkdir(parents=True, exist_ok=True)
+            self.marker.write_text(current)
+        except OSError as e:
+            raise KernelCheckError(f"{self.marker}: cannot write it ({e.strerror})") from None
         self._write(self.zram / "comp_algorithm", comp)
         self._write(self.zram / "disksize", str(size_bytes))
         self.command(["mkswap", self.dev])
         self.command(["swapon", self.dev])
 
     def zram_off(self) -> None:
-        """Swaps zram0 off (when on) and resets it: its pages freed, disksize 0."""
+        """Swaps zram0 off and resets it (its pages freed, disksize 0), its algorithm as before —
+        only if this check set it up (the marker says so)."""
+        if not self.marker.exists():
+            return
         if self.dev in self.active_swaps():
             self.command(["swapoff", self.dev])
         if self.zram.exists():
             self._write(self.zram / "reset", "1")
+            old = self.marker.read_text().strip()
+            if old and old in self.algorithms():
+                self._write(self.zram / "comp_algorithm", old)
+        self.marker.unlink()
 
     def cgroup_make(self, limit_bytes: int | None, swappiness: int, swap: bool) -> None:
         """The check's cgroup: its limit (none: unlimited), swappiness, and, without swap, a
@@ -177,16 +207,28 @@ class Host:
         self._write(self.cgroup / "memory.swappiness", str(swappiness))
 
     def cgroup_remove(self) -> None:
-        """Removes the cgroup once its tasks have gone (an exiting task leaves it a moment late)."""
+        """Kills whatever is left in the cgroup (a program's children too) and removes it once
+        its tasks have gone (an exiting task leaves it a moment late)."""
         if not self.cgroup.exists():
             return
         for _ in range(200):
+            for pid in self._pids():
+                try:
+                    os.kill(pid, 9)
+                except (ProcessLookupError, PermissionError):
+                    pass
             try:
                 self.rmdir(self.cgroup)
                 return
             except OSError:
                 time.sleep(0.01)
         raise KernelCheckError(f"{self.cgroup}: cannot remove it; tasks still in it: {self._tasks()}")
+
+    def _pids(self) -> list[int]:
+        try:
+            return [int(p) for p in (self.cgroup / "cgroup.procs").read_text().split() if p.isdigit()]
+        except OSError:
+            return []
 
     def _tasks(self) -> str:
         try:
@@ -205,16 +247,23 @@ class Host:
         return enter
 
     def restore(self) -> list[str]:
-        """Undoes what a check changes (also what a killed one left); says what it did."""
-        done = []
+        """Undoes what a check changed (also what a killed one left): each step is tried even when
+        another fails, and the failures are raised together. Says what it did."""
+        done, failed = [], []
         if self.cgroup.exists():
-            self.cgroup_remove()
-            done.append(f"removed {self.cgroup}")
-        if self.dev in self.active_swaps() or (
-            self.zram.exists() and self._read(self.zram / "disksize").strip() != "0"
-        ):
-            self.zram_off()
-            done.append("swapped zram0 off and reset it")
+            try:
+                self.cgroup_remove()
+                done.append(f"removed {self.cgroup}")
+            except KernelCheckError as e:
+                failed.append(str(e))
+        if self.marker.exists():
+            try:
+                self.zram_off()
+                done.append("swapped zram0 off and reset it")
+            except KernelCheckError as e:
+                failed.append(str(e))
+        if failed:
+            raise KernelCheckError("restore: " + "; ".join(failed))
         return done
 
     # A real cgroupfs makes and removes a group's files itself; the tests' fake overrides these.

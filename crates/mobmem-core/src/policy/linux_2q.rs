@@ -145,27 +145,37 @@ impl Linux2q {
         pick == 1
     }
 
-    /// How many pages of each type one reclaim batch scans (`get_scan_count`'s SCAN_FRACT at the
-    /// priorities a batch goes through): at priority `p` each list gives `(len >> p) × fraction /
-    /// denominator` pages, rounded down, and the batch starts at DEF_PRIORITY (12) and lowers the
-    /// priority until it has scanned SWAP_CLUSTER_MAX (32) pages. A list much smaller than the
-    /// other type's is not scanned at all: a few hundred program-text pages beside 24,000 anon
-    /// pages are never reclaimed, as the kernel shows (docs/CALIBRATION.md).
+    /// How many pages of each type one reclaim batch scans (`get_scan_count` at the priorities a
+    /// batch goes through): at priority `p` each list gives `(len >> p) × fraction / denominator`
+    /// pages, rounded down (SCAN_FRACT), at priority 0 its whole length whatever the fractions
+    /// (SCAN_EQUAL, near OOM); the batch starts at DEF_PRIORITY (12) and lowers the priority until
+    /// it has SWAP_CLUSTER_MAX (32) pages. A list much smaller than the other type's is not
+    /// scanned at all: a few hundred program-text pages beside 24,000 anon pages are never
+    /// reclaimed, as the kernel shows (docs/CALIBRATION.md). The kernel stops on pages reclaimed,
+    /// mobmem on pages scanned.
     fn scan_weights(&self, ap: u128, fp: u128) -> [u128; 2] {
         let denominator = (ap + fp).max(1);
+        // The fractions in 32-bit fixed point give each quotient or one less; a multiplication
+        // says which, so the result is the kernel's exact floor with no division per list.
+        let num = [ap, fp];
+        let fraction = num.map(|n| (n << 32) / denominator);
         let l = &self.lists;
         let lens = [[l[INACTIVE_ANON].len, l[ACTIVE_ANON].len], [l[INACTIVE_FILE].len, l[ACTIVE_FILE].len]];
-        let fraction = [ap, fp];
         let mut w = [0u128; 2];
-        for prio in (0..=DEF_PRIORITY).rev() {
+        for prio in (1..=DEF_PRIORITY).rev() {
             for t in 0..2 {
                 for &len in &lens[t] {
-                    w[t] += (len >> prio) as u128 * fraction[t] / denominator;
+                    let x = (len >> prio) as u128;
+                    let q = (x * fraction[t]) >> 32;
+                    w[t] += q + ((q + 1) * denominator <= x * num[t]) as u128;
                 }
             }
             if w[0] + w[1] >= SWAP_CLUSTER_MAX {
-                break;
+                return w;
             }
+        }
+        for t in 0..2 {
+            w[t] += lens[t].iter().sum::<usize>() as u128;
         }
         w
     }
@@ -353,6 +363,49 @@ mod tests {
         s.step(acc(5, R, false));
         assert_eq!(s.evicted, vec![1, 2, 3]);
         assert_eq!(s.p.lens(), [0, 0, 2, 1]);
+    }
+
+    #[test]
+    fn scan_weights_are_the_kernels_exact_floor() {
+        // Against get_scan_count computed with exact division, for list lengths and fractions
+        // where fixed point alone would round a whole quotient down (ap / den = 0.3, len 10).
+        let space = crate::trace::PageSpace { pages: 5000, kinds: None, future: None };
+        let setup = PolicySetup::new(4000, space, Default::default());
+        let mut p = Linux2q::new(&setup, Params::default()).unwrap();
+        for (i, lens) in [[10usize, 0, 20, 30], [4096, 0, 140, 0], [28, 0, 4000, 4000], [1, 2, 3, 4], [0, 0, 7, 0]]
+            .into_iter()
+            .enumerate()
+        {
+            for (l, &n) in lens.iter().enumerate() {
+                p.lists[l].len = n;
+            }
+            for (ap, fp) in [(60u128, 140u128), (3, 7), (1, 1_000_000), (123_456_789, 987)] {
+                let den = ap + fp;
+                let mut want = [0u128; 2];
+                let mut done = false;
+                for prio in (1..=DEF_PRIORITY).rev() {
+                    for (t, f) in [(0, ap), (1, fp)] {
+                        for &len in &lens[2 * t..2 * t + 2] {
+                            want[t] += (len >> prio) as u128 * f / den;
+                        }
+                    }
+                    if want[0] + want[1] >= SWAP_CLUSTER_MAX {
+                        done = true;
+                        break;
+                    }
+                }
+                if !done {
+                    want[0] += (lens[0] + lens[1]) as u128;
+                    want[1] += (lens[2] + lens[3]) as u128;
+                }
+                assert_eq!(p.scan_weights(ap, fp), want, "case {i}, lens {lens:?}, ap {ap}, fp {fp}");
+            }
+        }
+        // 140 text pages beside 24,000 anon pages at swappiness 60: never scanned.
+        for (l, n) in [24_000, 0, 140, 0].into_iter().enumerate() {
+            p.lists[l].len = n;
+        }
+        assert_eq!(p.scan_weights(60, 140)[1], 0);
     }
 
     #[test]

@@ -185,6 +185,8 @@ impl Trace {
             }
         }
         self.page_kinds = Some(kinds);
+        // Not the file's trace any more: a store must not file it under the file's digest.
+        self.digest = None;
         self
     }
     pub fn kind_of(&self, id: PageId) -> Kind {
