@@ -48,6 +48,7 @@ class FakeHost(Host):
         return super().vmstat()
 
     peak = 1048576
+    stat_extra = ""
 
     def _write(self, path: Path, value: str) -> None:
         super()._write(path, value)
@@ -62,7 +63,9 @@ class FakeHost(Host):
     def mkdir(self, path: Path) -> None:
         super().mkdir(path)
         files = {
-            "memory.stat": "pgfault 10\npgmajfault 3\nworkingset_refault_anon 2\nworkingset_refault_file 1\ncache 8192\n",
+            "memory.stat": "pgfault 10\npgmajfault 3\nworkingset_refault_anon 2\nworkingset_refault_file 1\ncache 8192\n"
+            + self.stat_extra,
+            "memory.usage_in_bytes": f"{self.peak}\n",
             "memory.max_usage_in_bytes": f"{self.peak}\n",
             "memory.kmem.max_usage_in_bytes": "65536\n",
             "memory.oom_control": "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n",
@@ -239,16 +242,23 @@ def test_a_whole_check_on_a_fake_machine_builds_its_rows(fake: FakeHost) -> None
 
     trace = Trace.open(Path(__file__).parent / "data" / "sqlite_60k.txt.zst")
     fake.peak = 131072
+    # No mapped file page charged (the fake's memory.stat has no mapped_file): the trace's file
+    # pages are held by another cgroup and left out; the limit holds kernel memory and anon pages.
     c = kernel_check(["true"], ["50%", 96 << 10], trace=trace, host=fake)
     restored(fake)
-    # The unlimited run peaked at 128 KiB with 64 KiB of kernel memory: 16 of the trace's 59 pages
-    # were charged, the other 43 (all file pages here) held by another cgroup.
-    assert (c.trace_pages, c.trace_file_pages) == (59, 54)
-    assert c.offset_bytes == 65536 - 43 * 4096
-    assert [r.frames for r in c.rows] == [(65536 - c.offset_bytes) // 4096, (98304 - c.offset_bytes) // 4096]
+    assert (c.trace_pages, c.trace_file_pages, c.file_pages_replayed) == (59, 54, False)
+    assert c.offset_bytes == 65536
+    assert [r.frames for r in c.rows] == [0, 8]  # 50% of 128 KiB is all kernel memory
+    assert "no page of the trace" in c.rows[0].note
     assert c.rows[0].kernel["major_faults"] == 0  # 3 under the limit, 3 without: none beyond
-    assert all(r.mobmem["swap_ins"] >= 0 for r in c.rows) and c.rows[1].mobmem["swap_outs"] > 0
-    assert c.trace_file_pages > 0 and c.capture_status == 0
+    assert c.capture_status == 0
+    # 8 KiB of mapped file charged: file pages replayed; 16 of the 59 trace pages charged (the
+    # peak less kernel memory and unmapped cache), the other 43, all file pages, held elsewhere.
+    fake.stat_extra = "mapped_file 8192\n"
+    c = kernel_check(["true"], ["50%", 96 << 10], trace=trace, host=fake)
+    assert c.file_pages_replayed and c.offset_bytes == 65536 - 43 * 4096
+    assert [r.frames for r in c.rows] == [(65536 - c.offset_bytes) // 4096, (98304 - c.offset_bytes) // 4096]
+    assert c.rows[1].mobmem["swap_outs"] + c.rows[1].mobmem["refaults_file"] > 0
 
 
 def test_restore_undoes_what_a_killed_check_left(fake: FakeHost) -> None:

@@ -72,21 +72,75 @@ def program(p: dict, work: Path) -> list[str] | None:
     return [a.format(**subst) for a in cmd]
 
 
-def cell(row, name: str) -> str:
-    d = row.diff(name)
-    mark = "" if d is not None and abs(d) <= GOAL else ("" if d is None else " *")
-    return f"{num(row.kernel[name])} / {num(row.mobmem[name])} ({fmt_diff(d)}){mark}"
+def diff(k: int, m: int) -> float | None:
+    if k == 0:
+        return None if m == 0 else float("inf")
+    return (m - k) / k
+
+
+def cell(row: dict, name: str) -> str:
+    d = diff(row["kernel"][name], row["mobmem"][name])
+    mark = " *" if d is not None and abs(d) > GOAL else ""
+    return f"{num(row['kernel'][name])} / {num(row['mobmem'][name])} ({fmt_diff(d)}){mark}"
+
+
+def both_out_of_memory(row: dict) -> bool:
+    """The kernel's OOM killer killed the program and mobmem ran out of memory too: the outcome
+    agrees, and the counters (up to each one's end) are not compared."""
+    return bool(row["oom_kills"]) and "mobmem: out of memory" in row["note"]
+
+
+def report(checks: list[dict]) -> str:
+    """The table as docs/CALIBRATION.md shows it, from the checks (a run's or its JSON)."""
+    lines, rows, compared = [], [], []
+    for c in checks:
+        u = c["unlimited"]
+        lines.append(
+            f"{c['name']:>9} {c['swap']:>4}: trace {num(c['trace_pages'])} pages ({num(c['trace_file_pages'])} file"
+            f"{'' if c.get('file_pages_replayed', True) else ', left out'});"
+            f" unlimited peak {num(u['peak_bytes'] // 1024)} KiB, kernel memory {num(u['kmem_peak_bytes'] // 1024)} KiB,"
+            f" page cache {num(u['cache_bytes'] // 1024)} KiB; limit = (L - offset) / 4 KiB frames, offset"
+            f" {num(c['offset_bytes'] // 1024)} KiB"
+        )
+        for r in c["rows"]:
+            ratio = "-" if r["compression_ratio"] is None else f"{r['compression_ratio']:.2f}"
+            head = [c["name"], c["swap"], f"{r['limit_bytes'] / 1048576:.1f}", num(r["frames"])]
+            if both_out_of_memory(r):
+                rows.append(head + ["out of memory, both"] + [""] * (len(COUNTERS) - 1) + [ratio])
+                continue
+            cells = [cell(r, n) for n in COUNTERS]
+            compared += cells
+            note = r["note"] if len(r["note"]) <= 70 else r["note"][:69] + "…"
+            rows.append(head + cells + [ratio + (f"  {note}" if note else "")])
+    heads = ["program", "swap", "limit MiB", "frames"] + [f"{n}: kernel / mobmem" for n in COUNTERS]
+    heads.append("zram ratio")
+    off = sum(c.endswith("*") for c in compared)
+    both = sum(both_out_of_memory(r) for c in checks for r in c["rows"])
+    return "\n".join(
+        [
+            *lines,
+            "",
+            render(heads, rows),
+            "",
+            f"{len(compared) - off} of {len(compared)} counters within {GOAL:.0%} of the kernel (* beyond);"
+            f" {both} runs out of memory in both",
+        ]
+    )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", nargs="*", help="programs to run (default: all)")
     ap.add_argument("--json", help="write every check as JSON here")
+    ap.add_argument("--from-json", help="print the table of a run's JSON instead of running")
     args = ap.parse_args()
+    if args.from_json:
+        print(report(json.loads(Path(args.from_json).read_text())))
+        return 0
     programs = tomllib.loads((HERE / "set.toml").read_text())["program"]
     if args.only:
         programs = [p for p in programs if p["name"] in args.only]
-    checks, lines, rows = [], [], []
+    checks: list[dict] = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="mobmem-calibrate-") as tmp:
         work = Path(tmp)
@@ -100,33 +154,9 @@ def main() -> int:
             for swap in ("zram", "none"):
                 c = kernel_check(cmd, p["limits"], swap=swap, trace=trace, cwd=tmp)
                 checks.append({"name": p["name"], **asdict(c)})
-                u = c.unlimited
-                lines.append(
-                    f"{p['name']:>9} {swap:>4}: trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file);"
-                    f" unlimited peak {num(u.peak_bytes // 1024)} KiB, kernel memory {num(u.kmem_peak_bytes // 1024)} KiB,"
-                    f" page cache {num(u.cache_bytes // 1024)} KiB; offset {num(c.offset_bytes // 1024)} KiB"
-                )
-                for r in c.rows:
-                    ratio = "-" if r.compression_ratio is None else f"{r.compression_ratio:.2f}"
-                    rows.append(
-                        [p["name"], swap, f"{r.limit_bytes / 1048576:.1f}", num(r.frames)]
-                        + [cell(r, n) for n in COUNTERS]
-                        + [ratio, r.note]
-                    )
-                    print(" | ".join(rows[-1]), file=sys.stderr, flush=True)  # progress
-    heads = (
-        ["program", "swap", "limit MiB", "frames"]
-        + [f"{n}: kernel / mobmem" for n in COUNTERS]
-        + ["zram ratio", "note"]
-    )
-    print("\n".join(lines))
-    print()
-    print(render(heads, rows))
-    cells = [c for r in rows for c in r[4 : 4 + len(COUNTERS)]]
-    off = sum(c.endswith("*") for c in cells)
-    print(
-        f"\n{len(cells) - off} of {len(cells)} counters within {GOAL:.0%} of the kernel ({time.perf_counter() - t0:.0f} s)"
-    )
+                print(f"{p['name']} {swap}: done", file=sys.stderr, flush=True)
+    print(report(checks))
+    print(f"({time.perf_counter() - t0:.0f} s)")
     if args.json:
         Path(args.json).write_text(json.dumps(checks, indent=2))
     return 0

@@ -201,6 +201,10 @@ class Trace:
         captured program: a page ever written is anon from its first touch, any other is file."""
         return Trace(self._t.with_kinds_from_writes())
 
+    def anon_pages_only(self) -> Trace:
+        """The accesses to its anon pages only (as declared: see :meth:`with_kinds_from_writes`)."""
+        return Trace(self._t.anon_pages_only())
+
     @property
     def num_pages(self) -> int:
         """Distinct pages (the footprint in pages)."""

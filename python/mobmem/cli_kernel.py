@@ -38,7 +38,8 @@ def render_check(c: Any) -> str:
         f" page-cluster {c.page_cluster} (zram reads no neighbours)",
         f"unlimited run: peak charge {num(u.peak_bytes // 1024)} KiB (kernel memory {num(u.kmem_peak_bytes // 1024)} KiB),"
         f" {num(u.counters['major_faults'])} major faults, page cache charged {num(u.cache_bytes // 1024)} KiB;"
-        f" trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file);"
+        f" trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file"
+        f"{'' if c.file_pages_replayed else ', held by another cgroup: left out'});"
         f" charge beyond the trace's pages {num(c.offset_bytes // 1024)} KiB",
         render(heads, rows),
     ]

@@ -99,6 +99,12 @@ impl Trace {
         let t = detach(py, move || Ok(t.with_kinds_from_writes()))?;
         Ok(Trace { inner: Arc::new(t) })
     }
+    /// The accesses to its anon pages only (declared kinds).
+    fn anon_pages_only(&self, py: Python<'_>) -> PyResult<Trace> {
+        let t = self.inner.clone();
+        let t = detach(py, move || Ok(t.anon_pages_only()))?;
+        Ok(Trace { inner: Arc::new(t) })
+    }
     /// The accesses as (page number, op letter) pairs, from `start`, at most `limit` of them.
     #[pyo3(signature = (start = 0, limit = 1000))]
     fn head(&self, start: usize, limit: usize) -> Vec<(u64, char)> {

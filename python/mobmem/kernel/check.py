@@ -115,6 +115,9 @@ class Check:
     trace_pages: int
     #: The trace's file pages (never written: program text, read-only data, mapped files).
     trace_file_pages: int
+    #: Whether the replay kept the trace's file pages: not when the cgroup was charged none of them
+    #: (all held by another cgroup: text and libraries cached before).
+    file_pages_replayed: bool
     #: The captured run's exit status (under Valgrind); not 0: the trace may not be the program's.
     capture_status: int
     unlimited: KernelRun
@@ -163,7 +166,7 @@ class _Watch:
         self._t = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
-        while not self._stop.is_set():
+        while True:  # one sample at least, however short the program
             try:
                 usage = self.host.cgroup_value("memory.usage_in_bytes")
                 if usage > self.usage_best[0]:
@@ -174,7 +177,8 @@ class _Watch:
                         self.zram_best = z
             except KernelCheckError:
                 return
-            self._stop.wait(self.every)
+            if self._stop.wait(self.every):
+                return
 
     def __enter__(self) -> _Watch:
         self._t.start()
@@ -372,6 +376,13 @@ def kernel_check(
     trace = trace.with_kinds_from_writes()
     n_file = file_pages(trace)
     offset = charge_offset(unlimited, trace.num_pages, n_file)
+    # No mapped file page was charged to the cgroup: every file page of the trace (text, libraries)
+    # is held by another cgroup and never reclaimed under this limit, so it is left out of the
+    # replay rather than given frames it would compete for.
+    sim = trace
+    held_elsewhere = unlimited.at_peak.get("mapped_file", 0) == 0 and n_file > 0
+    if held_elsewhere:
+        sim, offset = trace.anon_pages_only(), unlimited.kmem_peak_bytes
     rows = []
     for run in runs:
         assert run.limit_bytes is not None
@@ -381,7 +392,7 @@ def kernel_check(
         elif run.exit_status != 0:
             note = f"the program failed under the limit (exit status {run.exit_status})"
         try:
-            frames, mine = predict(trace, run.limit_bytes, offset, swap, swappiness)
+            frames, mine = predict(sim, run.limit_bytes, offset, swap, swappiness)
         except Exception as e:  # an out-of-memory run is an answer too: say it in the row
             from ..errors import MobmemError
 
@@ -401,6 +412,7 @@ def kernel_check(
         page_cluster=host.page_cluster(),
         trace_pages=trace.num_pages,
         trace_file_pages=n_file,
+        file_pages_replayed=not held_elsewhere,
         capture_status=capture_status,
         unlimited=unlimited,
         offset_bytes=offset,

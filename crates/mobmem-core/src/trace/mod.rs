@@ -189,6 +189,13 @@ impl Trace {
         self.digest = None;
         self
     }
+    /// The accesses to its anon pages only (`Kind::Anon`): a captured program's trace without the
+    /// file pages (program text, libraries) that a memory cgroup does not hold when another cgroup
+    /// brought them into the page cache (docs/CALIBRATION.md).
+    pub fn anon_pages_only(&self) -> Trace {
+        let keep: Vec<bool> = (0..self.num_pages()).map(|id| self.kind_of(id as PageId) == Kind::Anon).collect();
+        self.subset(&keep)
+    }
     pub fn kind_of(&self, id: PageId) -> Kind {
         match &self.page_kinds {
             Some(k) => Kind::from_u8(k[id as usize]),
