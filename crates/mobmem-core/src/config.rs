@@ -46,7 +46,7 @@ pub enum AnonFirstTouch {
 }
 
 /// What a swap-in does with the page's swap copy.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SwapCache {
     /// As Linux does on the swap device: a synchronous-I/O device (zram) drops the copy at swap-in
@@ -58,6 +58,28 @@ pub enum SwapCache {
     /// Drop it at swap-in: every eviction of a page that was ever anon writes it again (a reading
     /// of the SPO-CLOCK paper, whose swap writes dominate whatever the policy).
     Drop,
+}
+
+// A name, or the boolean of older run files (true: keep, false: drop).
+impl<'de> Deserialize<'de> for SwapCache {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Bool(bool),
+            Name(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Bool(true) => Ok(SwapCache::Keep),
+            Raw::Bool(false) => Ok(SwapCache::Drop),
+            Raw::Name(n) => match n.as_str() {
+                "device" => Ok(SwapCache::Device),
+                "keep" => Ok(SwapCache::Keep),
+                "drop" => Ok(SwapCache::Drop),
+                _ => Err(serde::de::Error::custom(format!("{n:?}: expected device, keep or drop"))),
+            },
+        }
+    }
 }
 
 impl SwapCache {

@@ -80,6 +80,10 @@ fn the_paper_semantics_are_refused_with_tiers_and_named_when_wrong() {
     cfg.tiers = Some(Default::default());
     let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
     assert!(e.contains("swap_cache") && e.contains("tiers"), "{e}");
+    let old: SimConfig = toml::from_str("memory = 4\nswap_cache = false").unwrap();
+    assert_eq!(old.swap_cache, mobmem_core::config::SwapCache::Drop, "older run files' boolean");
+    let e = toml::from_str::<SimConfig>("memory = 4\nswap_cache = \"sometimes\"").unwrap_err().to_string();
+    assert!(e.contains("device, keep or drop") && e.contains("sometimes"), "{e}");
     let e = toml::from_str::<SimConfig>("anon_first_touch = \"disk\"").unwrap_err().to_string();
     assert!(e.contains("zero") && e.contains("swap"), "{e}");
 }
