@@ -274,6 +274,7 @@ def test_limits_as_shares_of_the_peak() -> None:
     assert limit_bytes("50%", 10 << 20) == 5 << 20
     assert limit_bytes("64MiB", 0) == 64 << 20
     assert limit_bytes(12345, 0) == 12345
+    assert limit_bytes("1048576", 0) == 1048576  # a bare number is bytes, not pages
     for bad in ("0%", "-5%", "x%", "2000%"):
         with pytest.raises(KernelCheckError, match="share of the unlimited run's peak"):
             limit_bytes(bad, 1 << 20)

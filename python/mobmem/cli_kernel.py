@@ -50,7 +50,6 @@ def render_check(c: Any) -> str:
 
 
 def cmd_kernel_check(args: argparse.Namespace) -> int:
-    from . import _core
     from .kernel import Host, KernelCheckError, kernel_check
 
     host = Host()
@@ -65,11 +64,8 @@ def cmd_kernel_check(args: argparse.Namespace) -> int:
         cmd = cmd[1:]
     if not args.limit:
         raise KernelCheckError("--limit SIZE is needed (repeatable): e.g. --limit 64MiB")
-    # A bare number is bytes, as the help says (mobmem's sizes elsewhere read it as pages).
-    limits = [
-        s if s.strip().endswith("%") else int(s) if s.strip().isdigit() else _core.parse_bytes("--limit", s)
-        for s in args.limit
-    ]
+    # Checked as the check reads them (a bare number is bytes), before anything is set up.
+    limits = list(args.limit)
     if args.swappiness is not None and not 0 <= args.swappiness <= 200:
         raise KernelCheckError(f"--swappiness {args.swappiness}: 0–200")
     c = kernel_check(cmd, limits, swap=args.swap, comp=args.comp, swappiness=args.swappiness, host=host)

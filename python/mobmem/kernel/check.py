@@ -264,6 +264,8 @@ def limit_bytes(limit: int | str, peak: int) -> int:
                 f"limit {limit!r}: a share of the unlimited run's peak, above 0% and at most 1000%"
             )
         return max(PAGE, int(peak * share) // PAGE * PAGE)
+    if text.isdigit():  # bytes, as the CLI's help says (mobmem's sizes elsewhere read it as pages)
+        return int(text)
     return _core.parse_bytes("limit", text)
 
 
