@@ -14,6 +14,7 @@ import sys
 import tempfile
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -280,3 +281,32 @@ def test_two_sweeps_making_one_store_at_once_both_succeed(tmp_path):
         assert proc.returncode == 0, err
         assert "3 in " in out
     assert [r["faults"] > 0 for r in records(p)] == [True] * 3
+
+
+def _open_store(path: str, errors: Any) -> None:
+    try:
+        Store(path).close()
+        errors.put("")
+    except Exception as e:  # the test reports whatever a process met
+        errors.put(repr(e))
+
+
+def test_processes_creating_one_store_at_once_all_open_it(tmp_path):
+    # Four processes creating one store together, forty times: none may find a file whose tables
+    # are not written yet (the race once made one of them report "not a mobmem results store").
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    for trial in range(40):
+        path = str(tmp_path / f"s{trial}.sqlite")
+        errors = ctx.Queue()
+        procs = [ctx.Process(target=_open_store, args=(path, errors)) for _ in range(4)]
+        for p in procs:
+            p.start()
+        got = [errors.get(timeout=60) for _ in procs]
+        for p in procs:
+            p.join(timeout=60)
+        assert got == [""] * 4, (trial, got)
+        store = Store(path, readonly=True)
+        assert store.records() == []
+        store.close()

@@ -152,18 +152,11 @@ class Store:
 
     def _create(self) -> None:
         """A new store, made in one transaction that waits for any other process making it at the
-        same moment (two sweeps started together): the second finds the first's and checks it."""
+        same moment (two sweeps started together): the second finds the first's and checks it.
+        The tables are written before the switch to WAL, so a process that finds the file no
+        longer empty waits on the writer's lock instead of reading a file with no tables yet."""
         self.db = sqlite3.connect(self.path, timeout=30.0)
-        deadline = time.monotonic() + 30.0
-        while True:
-            try:
-                self._pragmas()
-                break
-            except sqlite3.OperationalError as e:
-                # Switching to WAL takes the file for itself: another process may hold it now.
-                if "locked" not in str(e) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
+        self.db.text_factory = _text
         self.db.execute("BEGIN IMMEDIATE")
         tables = {n for (n,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
@@ -176,10 +169,20 @@ class Store:
         self.db.commit()
         if tables:
             self._check()
+        self._pragmas()
 
     def _pragmas(self) -> None:
         self.db.text_factory = _text
-        self.db.execute("PRAGMA journal_mode=WAL")
+        deadline = time.monotonic() + 30.0
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as e:
+                # Switching to WAL takes the file for itself: another process may hold it now.
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         self.db.execute("PRAGMA synchronous=FULL")
 
     def _open_readonly(self) -> sqlite3.Connection:
