@@ -276,8 +276,9 @@ def test_two_sweeps_making_one_store_at_once_both_succeed(tmp_path):
     procs = [
         subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)
     ]
-    for proc in procs:
-        out, err = proc.communicate(timeout=300)
+    # Every process is waited for before any is judged: none is left running when one fails.
+    outs = [proc.communicate(timeout=300) for proc in procs]
+    for proc, (out, err) in zip(procs, outs, strict=True):
         assert proc.returncode == 0, err
         assert "3 in " in out
     assert [r["faults"] > 0 for r in records(p)] == [True] * 3
