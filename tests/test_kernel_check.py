@@ -261,6 +261,33 @@ def test_a_whole_check_on_a_fake_machine_builds_its_rows(fake: FakeHost) -> None
     assert c.rows[1].mobmem["swap_outs"] + c.rows[1].mobmem["refaults_file"] > 0
 
 
+def test_the_mapped_share_is_the_most_any_sample_saw() -> None:
+    # The sample at the largest usage can be read as the program exits: its mappings gone, its
+    # page cache still charged. The mapped share is the most any sample saw, not that sample's.
+    from mobmem.kernel.check import _Watch
+    from mobmem.kernel.host import KernelCheckError
+
+    class Samples:
+        def __init__(self) -> None:
+            self.usages = [100, 200, 200, 300]
+            self.stats = [{"mapped_file": 0}, {"mapped_file": 4096}, {"mapped_file": 8192}]
+            self.stats.append({"mapped_file": 0, "cache": 8192})  # read after the program exited
+
+        def cgroup_value(self, name: str) -> int:
+            if not self.usages:
+                raise KernelCheckError("the cgroup is gone")
+            return self.usages.pop(0)
+
+        def cgroup_stat(self) -> dict[str, int]:
+            return self.stats.pop(0)
+
+    w = _Watch(Samples(), zram=False, every_s=0.0)  # type: ignore[arg-type]
+    with w:
+        w._t.join(timeout=10)
+    assert w.usage_best == (300, {"mapped_file": 0, "cache": 8192})
+    assert w.mapped_max == 8192
+
+
 def test_restore_undoes_what_a_killed_check_left(fake: FakeHost) -> None:
     fake.zram_on("lz4", 1 << 30)
     fake.mkdir(fake.cgroup)

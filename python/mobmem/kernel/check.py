@@ -14,7 +14,8 @@ swap (or none), beside mobmem's prediction of the same program at the same limit
 3. The mapping from a limit to frames is measured, not assumed. The unlimited run's peak charge
    (memory.max_usage_in_bytes) is kernel memory (page tables, slab: memory.kmem.max_usage_in_bytes,
    never reclaimed), page cache the program read without mapping it (read(): not in the trace,
-   clean, reclaimed first; memory.stat's cache − mapped_file, sampled at the peak) and the trace's
+   clean, reclaimed first; memory.stat's cache at the peak less the most mapped_file any sample
+   saw, as a sample at the peak may be read when the program has exited) and the trace's
    pages the cgroup was charged for. The trace's other pages (program text and libraries that
    another cgroup had cached) take no room under the limit. So a limit L is
    ``(L − kmem) / page size + uncharged`` frames, ``uncharged = trace pages − (peak − kmem −
@@ -66,9 +67,9 @@ class KernelRun:
     #: Page cache charged to the cgroup when the program had exited (memory.stat's cache): the
     #: file pages it brought in itself; pages of files another cgroup had cached are not charged.
     cache_bytes: int
-    #: memory.stat's rss, cache and mapped_file (bytes) when the program used the most, sampled
-    #: every 10 ms: what the limit holds of the trace's pages (its anon pages and the mapped file
-    #: pages charged to the cgroup).
+    #: memory.stat's rss and cache (bytes) when the program used the most, sampled every 10 ms,
+    #: and the most mapped_file of any sample: what the limit holds of the trace's pages (its anon
+    #: pages and the mapped file pages charged to the cgroup).
     at_peak: dict[str, int] = field(default_factory=dict)
     #: zram's mm_stat when it held the most (orig_data_size, compr_data_size, same_pages, …).
     zram_peak: dict[str, int] = field(default_factory=dict)
@@ -162,6 +163,9 @@ class _Watch:
         self.host, self.zram, self.every = host, zram, every_s
         self.zram_best: dict[str, int] = {}
         self.usage_best: tuple[int, dict[str, int]] = (-1, {})
+        #: The largest mapped_file of any sample: the sample at the largest usage may be read as
+        #: the program exits, its mappings gone but its page cache still charged.
+        self.mapped_max = 0
         self._stop = threading.Event()
         self._t = threading.Thread(target=self._loop, daemon=True)
 
@@ -169,8 +173,10 @@ class _Watch:
         while True:  # one sample at least, however short the program
             try:
                 usage = self.host.cgroup_value("memory.usage_in_bytes")
+                stat = self.host.cgroup_stat()
+                self.mapped_max = max(self.mapped_max, stat.get("mapped_file", 0))
                 if usage > self.usage_best[0]:
-                    self.usage_best = (usage, self.host.cgroup_stat())
+                    self.usage_best = (usage, stat)
                 if self.zram:
                     z = self.host.mm_stat()
                     if z.get("orig_data_size", 0) > self.zram_best.get("orig_data_size", 0):
@@ -240,7 +246,11 @@ def run_kernel(
             oom_kills=host.oom_kills(),
             wall_s=wall,
             cache_bytes=cg.get("cache", 0),
-            at_peak={k: watch.usage_best[1].get(k, 0) for k in ("rss", "cache", "mapped_file")},
+            at_peak={
+                "rss": watch.usage_best[1].get("rss", 0),
+                "cache": watch.usage_best[1].get("cache", 0),
+                "mapped_file": watch.mapped_max,
+            },
             zram_peak=watch.zram_best,
         )
     finally:
