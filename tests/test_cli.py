@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -124,7 +125,7 @@ def test_every_flag_says_what_it_does_and_its_default():
     assert cli("--version").stdout.startswith("mobmem ")
 
 
-def test_a_command_of_cli_py_builds_only_cli_py_parsers_and_parses_as_the_whole_parser():
+def test_a_command_builds_only_its_module_parsers_and_parses_as_the_whole_parser():
     from mobmem.cli import build_parser
 
     argv = ["run", "--trace", "t.mobt", "--policy", "lru", "--memory", "5%", "--param", "a=1", "--json"]
@@ -133,8 +134,22 @@ def test_a_command_of_cli_py_builds_only_cli_py_parsers_and_parses_as_the_whole_
     assert "reproduce" in whole._subparsers._group_actions[0].choices
     a, b = vars(lean.parse_args(argv)), vars(whole.parse_args(argv))
     assert a == b and a["policy"] == "lru"
-    # A command of another module gets the whole parser.
-    assert "phone" in build_parser("phone")._subparsers._group_actions[0].choices
+
+
+def test_the_command_table_names_every_command_module_and_each_registers_its_own():
+    # A command module without its line in COMMANDS, a line naming no module, or a module
+    # registering a command under another's name fails here.
+    import mobmem.cli as cli_pkg
+    from mobmem.cli import COMMANDS, build_parser
+
+    folder = Path(cli_pkg.__file__).parent
+    modules = {f.stem for f in folder.glob("*.py") if not f.stem.startswith("_")}
+    assert modules == set(COMMANDS.values())
+    for module in modules:
+        mine = [c for c, m in COMMANDS.items() if m == module]
+        choices = build_parser(mine[0])._subparsers._group_actions[0].choices
+        assert list(choices) == mine, module
+    assert list(build_parser()._subparsers._group_actions[0].choices) == list(COMMANDS)
 
 
 def test_reproductions_describe_themselves_whole():

@@ -24,7 +24,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from mobmem.capture import capture
-from mobmem.cli_kernel import fmt_diff
+from mobmem.cli.kernel import fmt_diff
 from mobmem.kernel import COUNTERS, kernel_check
 from mobmem.table import num, render
 

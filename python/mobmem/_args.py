@@ -184,3 +184,24 @@ def _surrogates(s: str) -> bool:
 def to_json(v: Any, where: str = "") -> str:
     """``v`` as JSON for the core (:func:`plain`)."""
     return json.dumps(plain(v, where))
+
+
+def key_values(items: Sequence[str] | None, flag: str = "--param") -> dict[str, Any]:
+    """KEY=VALUE pairs from a command line; values are JSON where they parse as JSON, strings
+    otherwise — but ``nan`` and ``inf`` are the numbers they name, so that the setting refuses them
+    as numbers ("NaN is not a value any setting takes"), not as a string it did not expect."""
+    from .errors import MobmemError
+
+    out: dict[str, Any] = {}
+    for it in items or ():
+        if "=" not in it:
+            raise MobmemError(f"{flag} expects KEY=VALUE, got {it!r}")
+        k, v = it.split("=", 1)
+        if v.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            out[k.strip()] = float(v)
+            continue
+        try:
+            out[k.strip()] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k.strip()] = v
+    return out

@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from . import emmc_swap_report as rep
+from .emmc_swap_report import CASES
 
-#: (case, random order, swap on) as the paper numbers them.
-CASES = ((1, True, True), (2, True, False), (3, False, True), (4, False, False))
 #: Section III-B and Tables VI, VII and IX.
 PAPER = {
     "cut_1_vs_4_pct": 54.0,

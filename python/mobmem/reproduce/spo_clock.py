@@ -161,14 +161,14 @@ def read_floor_ns(opt: dict[str, Any], swap_read_ns: float, file_read_ns: float)
 def _workload(
     res: dict[str, Any], name: str, trace: Any, kind: str, args: argparse.Namespace, over: dict[str, Any]
 ) -> None:
-    from ..cli import _params
+    from .._args import key_values
     from ..experiment.runner import run_configs
 
     pols = [p.strip() for p in args.policies.split(",") if p.strip()]
     if "clock" not in pols:
         pols.append("clock")
     mems = int_list("--memory", args.memory)
-    spo = _params(args.spo_param, "--spo-param")
+    spo = key_values(args.spo_param, "--spo-param")
     cfgs = [
         {"memory": f"{m}%", **policy_config(p, spo), "storage": "ufs31", "swap_size": "100%", **over}
         for m in mems
@@ -271,9 +271,9 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     names = _readings(args)
     traces: list[tuple[str, Any, str]] = []
     for app in [a.strip() for a in args.apps.split(",") if a.strip()]:
-        from ..cli import _params
+        from .._args import key_values
 
-        extra = {**_params(args.gen_param, "--gen-param"), "seed": args.seed}
+        extra = {**key_values(args.gen_param, "--gen-param"), "seed": args.seed}
         if args.accesses:
             extra["accesses"] = parse_count("--accesses", str(args.accesses))
         traces.append((app, Trace.generate(app, **extra), "synthetic"))

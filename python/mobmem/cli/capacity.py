@@ -10,22 +10,22 @@ from typing import Any
 
 
 def cmd_phone_curve(args: argparse.Namespace) -> int:
-    from . import capacity
-    from .cli import _params
-    from .cli_phone import _usage
-    from .table import num, render
+    from .. import capacity
+    from ..table import num, render
+    from ._common import params
+    from .phone import usage_config
 
     if args.plot:  # checked before the work, not after it
-        from ._optional import need as require
+        from .._optional import need as require
 
         require("matplotlib.pyplot", "--plot")
-    overrides = _params(args.set, "--set")
+    overrides = params(args.set, "--set")
     for flag in ("reserved", "policy", "killer", "storage"):
         v = getattr(args, flag)
         if v is not None:
             overrides[flag] = v
     rows = capacity.curve(
-        _usage(args),
+        usage_config(args),
         args.phone,
         drams=None if args.dram is None else [d.strip() for d in args.dram.split(",") if d.strip()],
         swaps=None if args.swap is None else [s.strip() for s in args.swap.split(",") if s.strip()],
@@ -68,7 +68,7 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
                     else f"swap {s}: no size tried ({tried}) keeps {args.live:g} apps live on average"
                 )
     if args.plot:
-        from .report import html, plots
+        from ..report import html, plots
 
         fig = plots.capacity(rows, f"{args.phone}: capacity against DRAM")
         html.write_via(args.plot, lambda tmp: fig.savefig(tmp, format=args.plot.rsplit(".", 1)[-1]))
@@ -76,7 +76,7 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    from .cli_phone import catalog_arguments, usage_arguments
+    from .phone import catalog_arguments, usage_arguments
 
     p = sub.add_parser(
         "phone-curve",

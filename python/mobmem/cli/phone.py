@@ -8,11 +8,11 @@ import json
 import sys
 from typing import Any
 
-from .errors import MobmemError
+from ..errors import MobmemError
 
 
-def _usage(args: argparse.Namespace) -> dict[str, Any]:
-    from . import phone as ph
+def usage_config(args: argparse.Namespace) -> dict[str, Any]:
+    from .. import phone as ph
 
     chosen = [x for x in (args.usage, args.emmc, args.synthetic) if x]
     if len(chosen) != 1:
@@ -35,11 +35,11 @@ def _usage(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_phone(args: argparse.Namespace) -> int:
-    from .cli import _params
-    from .phone import simulate_phone
-    from .table import num, render, seconds
+    from ..phone import simulate_phone
+    from ..table import num, render, seconds
+    from ._common import params
 
-    overrides = _params(args.set, "--set")
+    overrides = params(args.set, "--set")
     for flag, key in (
         ("swap", "swap"),
         ("swap_size", "swap_size"),
@@ -56,7 +56,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
     if args.direct_read:
         overrides["direct_read"] = True
     r = simulate_phone(
-        _usage(args),
+        usage_config(args),
         args.phone,
         seed=args.seed,
         phones=args.phones,
@@ -177,8 +177,8 @@ def cmd_phone(args: argparse.Namespace) -> int:
 
 
 def cmd_phones(args: argparse.Namespace) -> int:
-    from .phone import phones
-    from .table import render
+    from ..phone import phones
+    from ..table import render
 
     ps = phones(args.phones)
     if args.json:
@@ -196,8 +196,8 @@ def cmd_phones(args: argparse.Namespace) -> int:
 
 
 def cmd_apps(args: argparse.Namespace) -> int:
-    from .phone import apps
-    from .table import render
+    from ..phone import apps
+    from ..table import render
 
     a = apps(args.apps)
     if args.json:
@@ -221,15 +221,15 @@ def cmd_apps(args: argparse.Namespace) -> int:
 
 
 def cmd_admissions(args: argparse.Namespace) -> int:
-    from .phone import swap_admissions
-    from .table import render
+    from ..phone import swap_admissions
+    from ..table import render
 
     print(render(("swap admission", "description"), list(swap_admissions().items())))
     return 0
 
 
 def usage_arguments(p: argparse.ArgumentParser) -> None:
-    """The usage to replay (read by :func:`_usage`) and the phone: shared by the phone commands."""
+    """The usage to replay (read by :func:`usage_config`) and the phone: shared by the phone commands."""
     p.add_argument("usage", nargs="?", help="usage CSV (time_s,app or timestamp_seconds,app[,user])")
     p.add_argument("--user", help="the user to replay when the CSV has a user column")
     p.add_argument(
@@ -251,7 +251,7 @@ def catalog_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(sub: Any) -> None:
-    from .phone import killers, swap_admissions
+    from ..phone import killers, swap_admissions
 
     p = sub.add_parser("phone", help="replay app usage on a phone: launches, kills, swap, launch time")
     usage_arguments(p)

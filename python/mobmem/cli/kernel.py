@@ -18,8 +18,8 @@ def fmt_diff(d: float | None) -> str:
 
 def render_check(c: Any) -> str:
     """A check as the table the CLI prints: one row per limit, kernel | mobmem | difference per counter."""
-    from .kernel import COUNTERS
-    from .table import num, render
+    from ..kernel import COUNTERS
+    from ..table import num, render
 
     heads = ["limit (MiB)", "frames"]
     for name in COUNTERS:
@@ -50,7 +50,7 @@ def render_check(c: Any) -> str:
 
 
 def cmd_kernel_check(args: argparse.Namespace) -> int:
-    from .kernel import Host, KernelCheckError, kernel_check
+    from ..kernel import Host, KernelCheckError, kernel_check
 
     host = Host()
     if args.restore:

@@ -19,7 +19,7 @@ def _points(footprint: int, n: int) -> list[int]:
 
 def _rate(text: str) -> float:
     """``1%`` or ``0.01``."""
-    from .errors import ConfigError
+    from ..errors import ConfigError
 
     try:
         r = float(text[:-1]) / 100 if text.endswith("%") else float(text)
@@ -55,7 +55,7 @@ class _Line:
 
 
 def _exact_line(t: Any, policy: str) -> _Line:
-    from . import mrc
+    from .. import mrc
 
     c = mrc.curve(t, policy)
     r = [f / c.accesses if c.accesses else 0.0 for f in c.faults]
@@ -65,8 +65,8 @@ def _exact_line(t: Any, policy: str) -> _Line:
 
 
 def _sampled_line(t: Any, policy: str, args: argparse.Namespace) -> _Line:
-    from . import mrc
-    from .api import run_configs
+    from .. import mrc
+    from ..api import run_configs
 
     rate = None if args.sample is None else _rate(args.sample)
     sizes = None if args.sizes is None else mrc.grid(t.num_pages, args.sizes)
@@ -108,13 +108,13 @@ def _sampled_line(t: Any, policy: str, args: argparse.Namespace) -> _Line:
 
 
 def cmd_mrc(args: argparse.Namespace) -> int:
-    from . import mrc
-    from .api import Trace, names
-    from .errors import ConfigError
-    from .table import num, render
+    from .. import mrc
+    from ..api import Trace, names
+    from ..errors import ConfigError
+    from ..table import num, render
 
     if args.plot:  # checked before the work, not after it
-        from ._optional import need
+        from .._optional import need
 
         need("matplotlib.pyplot", "--plot")
     if args.points < 2:
@@ -165,7 +165,7 @@ def cmd_mrc(args: argparse.Namespace) -> int:
             if ln.note:
                 print(ln.note)
     if args.plot:
-        from .report import html, plots
+        from ..report import html, plots
 
         recs = [
             {

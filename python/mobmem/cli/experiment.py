@@ -9,8 +9,8 @@ from typing import Any
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from ._optional import need
-    from .experiment import load, sweep
+    from .._optional import need
+    from ..experiment import load, sweep
 
     if args.dask:
         need("dask.distributed", "--dask")
@@ -28,9 +28,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
-    from ._optional import need
-    from .experiment import records, relative
-    from .table import num, render
+    from .._optional import need
+    from ..experiment import records, relative
+    from ..table import num, render
 
     if args.parquet:  # checked before the work, not after it
         pd = need("pandas", "--parquet")
@@ -43,7 +43,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     else:
         recs = records(args.experiment)
     if args.parquet:
-        from .report import html
+        from ..report import html
 
         html.write_via(args.parquet, lambda tmp: pd.DataFrame(recs).to_parquet(tmp))
         return 0
@@ -66,7 +66,7 @@ def cmd_results(args: argparse.Namespace) -> int:
         if args.csv == "-":
             put(sys.stdout)
         else:
-            from .report import html
+            from ..report import html
 
             def fill(tmp: str) -> None:
                 with open(tmp, "w", newline="") as f:
@@ -77,7 +77,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     if not recs:
         print("no stored runs yet: run `mobmem sweep` first")
         return 0
-    from .experiment import load
+    from ..experiment import load
 
     axes = list(load(args.experiment).axes)
     cols = ["source", *axes, *[c for c in args.columns.split(",") if c], *extra]
@@ -93,11 +93,11 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ._optional import need
-    from .report import html
+    from .._optional import need
+    from ..report import html
 
     need("matplotlib.pyplot", "mobmem report")
-    from .report.experiment import build
+    from ..report.experiment import build
 
     html.write(args.output, build(args.experiment))
     print(f"report: {args.output}")

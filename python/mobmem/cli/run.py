@@ -1,0 +1,192 @@
+"""`mobmem run`: one trace replayed under one policy and memory size, as a table of meters or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import MobmemError
+from ._common import add_sim_args, add_trace_args, open_trace, params, sim_overrides
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _print_run(r, out) -> None:
+    from ..table import num, render, seconds
+
+    m = r.meters
+    io = m["io"]
+    t = r.trace
+    head = (
+        f"{t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages"
+        f" | policy {r.policy}, memory {r.memory} = {num(r.frames)} frames"
+        f" | swap {r.config['swap']['name']}, storage {r.config['storage']['name']}"
+    )
+    rows = [
+        ("accesses", num(m["accesses"])),
+        ("hits", num(m["hits"])),
+        ("faults", num(m["faults"])),
+        ("  cold anon (zero-fill)", num(m["cold_anon"])),
+        ("  cold file (file read)", num(m["cold_file"])),
+        ("  swap-in", num(m["swap_ins"])),
+        ("  file re-read", num(m["file_rereads"])),
+        ("swap-outs", num(m["swap_outs"])),
+        ("write-backs", num(m["write_backs"])),
+        ("swap-cache drops (no I/O)", num(m["swap_cache_drops"])),
+        *(
+            [
+                ("faults on swapped pages", num(m["swap_faults"])),
+                ("  mapped in place (Direct Read)", num(m["dr_maps"])),
+                ("  promoted on write", num(m["dr_promotions"])),
+                ("reads served in place", num(m["dr_hits"])),
+            ]
+            if r.config["direct_read"]
+            else []
+        ),
+        *(
+            [
+                ("written back to the backing device", num(m["written_back"])),
+                ("  read back from it (swap-ins)", num(m["backing_reads"])),
+                ("I/O time backing read (ms)", num(io["backing_read_ns"] / 1e6)),
+                ("I/O time backing write, background (ms)", num(io["backing_write_ns"] / 1e6)),
+            ]
+            if r.config["swap"].get("backend") == "zram-writeback"
+            else []
+        ),
+        *(
+            [
+                (f"swap admission {r.config['swap_admission']}: vetoes", num(m["swap_vetoes"])),
+                ("  reclaims with swap closed", num(m["reclaims_swap_closed"])),
+                ("  OOM kills (pages freed)", f"{num(m['oom_kills'])} ({num(m['oom_kill_pages'])})"),
+            ]
+            if r.config["swap_admission"] != "all"
+            else []
+        ),
+        ("file reads", num(m["file_reads"])),
+        ("I/O time swap read (ms)", num(io["swap_read_ns"] / 1e6)),
+        ("I/O time swap write (ms)", num(io["swap_write_ns"] / 1e6)),
+        ("I/O time file read (ms)", num(io["file_read_ns"] / 1e6)),
+        ("I/O time file write (ms)", num(io["file_write_ns"] / 1e6)),
+        ("I/O time total (ms)", num(io["total_ns"] / 1e6)),
+        ("device energy (J)", num(m["energy"]["total_j"])),
+        *(
+            [(f"swap energy, {r.swap_energy['model']} model (J)", f"{r.swap_energy['total_j']:.6f}")]
+            if r.swap_energy
+            else []
+        ),
+        *_tier_rows(r.tiers),
+        ("simulated time (ms)", num(m["sim_time_ns"] / 1e6)),
+        ("replay wall time", seconds(r.wall_time_s)),
+        ("replay speed (M accesses/s)", f"{r.accesses_per_s / 1e6:.1f}"),
+    ]
+    skipped = t["skipped"]
+    if skipped["bad_lines"]:
+        rows.append(("malformed lines skipped", num(skipped["bad_lines"])))
+    print(head, file=out)
+    print(render(("meter", "value"), rows), file=out)
+    if skipped["bad_lines"]:
+        print(f"first skipped line: {skipped['first_bad_line']}", file=out)
+
+
+def _tier_rows(tm: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """The rows a tiered run adds to ``mobmem run``."""
+    from ..table import num
+
+    if not tm:
+        return []
+    rows = []
+    for name in ("dram", "pcm"):
+        t = tm[name]
+        rows.append(
+            (
+                f"{name.upper()} frames / hits / reads / writes / fills",
+                f"{num(t['frames'])} / {num(t['hits'])} / {num(t['reads'])} / {num(t['writes'])} / {num(t['fills'])}",
+            )
+        )
+    rows.append(("migrations DRAM→PCM / PCM→DRAM", f"{num(tm['demotions'])} / {num(tm['promotions'])}"))
+    for label, key in (("critical", "critical"), ("non-critical", "non_critical")):
+        c = tm[key]
+        ratio = c["hits"] / c["accesses"] if c["accesses"] else 0.0
+        rows.append(
+            (
+                f"{label}: accesses / hit ratio / elapsed (ms)",
+                f"{num(c['accesses'])} / {ratio:.4f} / {num(c['elapsed_ns'] / 1e6)}",
+            )
+        )
+    if not tm["process_table"]:
+        rows.append(("process table", "none: every process counted critical"))
+    e = tm["energy"]
+    rows.append(("energy eq. 1 (J)", f"{e['eq1_j']:.6f}"))
+    rows.append(("static energy DRAM / PCM (J)", f"{e['static_dram_j']:.6f} / {e['static_pcm_j']:.6f}"))
+    life = tm["pcm_lifetime_years"]
+    rows.append(
+        (
+            "PCM bytes written / lifetime (years)",
+            f"{num(tm['pcm_write_bytes'])} / {'—' if life is None else f'{life:.3g}'}",
+        )
+    )
+    return rows
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ..api import RunResult, run_file, simulate, simulate_stream
+
+    if args.config:
+        r: RunResult = run_file(args.config)
+    elif args.stream:
+        if not args.trace:
+            raise MobmemError("no trace given (--trace FILE)")
+        if args.procs:
+            raise MobmemError("--stream reads no process table: drop --procs, or --stream")
+        r = simulate_stream(
+            args.trace,
+            format=args.format,
+            skip_bad_lines=args.skip_bad_lines,
+            policy=args.policy,
+            memory=args.memory,
+            params=params(args.param),
+            devices=args.devices,
+            **sim_overrides(args),
+        )
+    else:
+        r = simulate(
+            open_trace(args),
+            policy=args.policy,
+            memory=args.memory,
+            params=params(args.param),
+            devices=args.devices,
+            **sim_overrides(args),
+        )
+    if args.json:
+        json.dump(r.to_dict(), sys.stdout, indent=2)
+        print()
+    else:
+        _print_run(r, sys.stdout)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("run", help="replay a trace under one policy and memory size")
+    add_trace_args(p)
+    from ..config import Config
+
+    knobs = Config.fields()
+    p.add_argument("--policy", "-p", default=knobs["policy"]["default"], help=knobs["policy"]["help"])
+    p.add_argument(
+        "--memory",
+        "-m",
+        default=knobs["memory"]["default"],
+        help="frames, bytes (64MiB) or %% of the footprint",
+    )
+    p.add_argument("--param", action="append", metavar="KEY=VALUE", help="policy parameter (repeatable)")
+    p.add_argument("--config", help="a TOML run file ([trace], [sim], [devices.NAME]) instead of flags")
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="replay while reading: memory bounded by the trace's pages, not its length (not opt)",
+    )
+    add_sim_args(p)
+    p.set_defaults(func=cmd_run)
