@@ -167,3 +167,39 @@ def test_short_runs_print_their_wall_time_readably():
     assert seconds(0.0004) == "400 µs" and seconds(0.0123) == "12.3 ms" and seconds(2.5) == "2.50 s"
     out = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "-m", "8").stdout
     assert "0.000" not in [line.split()[-1] for line in out.splitlines() if "wall time" in line]
+
+
+def test_no_module_of_the_library_imports_the_cli():
+    # The CLI sits on the library; a reproduction or a report reaching up into it (for its
+    # argument parsing, say) makes import circles. Every import, at any depth of a function.
+    import ast
+
+    import mobmem
+
+    root = Path(mobmem.__file__).parent
+    upward = []
+    for f in root.rglob("*.py"):
+        rel = f.relative_to(root)
+        if rel.parts[0] == "cli":
+            continue
+        depth = len(rel.parts) - 1  # packages between mobmem and the file
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    up = node.level - 1
+                    where = [*rel.parts[: depth - up]] if up <= depth else ["?"]
+                    target = ".".join([*where, *([node.module] if node.module else [])])
+                    names = [target] + [f"{target}.{a.name}".strip(".") for a in node.names]
+                else:
+                    names = [(node.module or "").removeprefix("mobmem").strip(".")]
+            elif isinstance(node, ast.Import):
+                names = [
+                    a.name.removeprefix("mobmem").strip(".")
+                    for a in node.names
+                    if a.name.startswith("mobmem")
+                ]
+            else:
+                continue
+            if any(n == "cli" or n.startswith("cli.") for n in names):
+                upward.append(f"{rel}:{node.lineno}")
+    assert upward == []
