@@ -103,7 +103,7 @@ fn main() {
         Some("run") => run(&opts),
         Some("replay") if pos.len() == 2 => replay(Path::new(&pos[1]), &opts),
         Some("targets") => {
-            for t in TARGETS {
+            for t in TARGETS.iter() {
                 println!("{:<14} {} seeds, input written as {}", t.name, (t.seeds)().len(), t.file);
             }
             0
@@ -164,7 +164,7 @@ struct Tally {
 fn keep(out: &Option<PathBuf>, target: usize, kind: &str, input: &[u8]) -> String {
     let Some(dir) = out else { return String::new() };
     let t = &TARGETS[target];
-    let ext = Path::new(t.file).extension().and_then(|e| e.to_str()).unwrap_or("bin");
+    let ext = Path::new(&t.file).extension().and_then(|e| e.to_str()).unwrap_or("bin");
     let path = dir.join(t.name).join(format!("{kind}-{:016x}.{ext}", xxhash_rust::xxh3::xxh3_64(input)));
     let _ = std::fs::create_dir_all(path.parent().expect("has a parent"));
     let _ = std::fs::write(&path, input);

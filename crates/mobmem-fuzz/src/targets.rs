@@ -5,16 +5,21 @@
 //! streamed, which must agree with the whole read.
 
 use mobmem_core::system::{AppCatalog, Phone, PhoneRun, Phones, UsageTrace};
+use mobmem_core::trace::formats::{self, FormatEntry};
 use mobmem_core::trace::{stream, write_trace, Compression};
 use mobmem_core::{read_trace, Catalog, Error, ReadOptions, Result, RunFile, SimConfig, Trace};
 use std::path::Path;
+use std::sync::LazyLock;
+
+/// How a target runs an input: the core's error when it is refused.
+pub type RunFn = Box<dyn Fn(&Path, &Ctx) -> Result<()> + Send + Sync + std::panic::RefUnwindSafe>;
 
 /// One fuzz target: a name, the file name its input is written to, seeds, and how it runs.
 pub struct Target {
     pub name: &'static str,
-    pub file: &'static str,
-    pub seeds: fn() -> Vec<Vec<u8>>,
-    pub run: fn(&Path, &Ctx) -> Result<()>,
+    pub file: String,
+    pub seeds: Box<dyn Fn() -> Vec<Vec<u8>> + Send + Sync>,
+    pub run: RunFn,
     /// Inputs are wrapped in gzip or zstd before running (the compressed-container target).
     pub compress: bool,
 }
@@ -28,38 +33,44 @@ pub struct Ctx {
     pub devices: Catalog,
 }
 
-/// The registry: one line a target.
-pub const TARGETS: &[Target] = &[
-    Target { name: "text", file: "in.txt", seeds: text_seeds, run: |p, _| trace_as(p, Some("text")), compress: false },
+/// The registry: a target for each trace format of the core's registry (a new format is fuzzed
+/// with no line here), then one line a reader of another kind.
+pub static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
+    let mut targets: Vec<Target> = formats::REGISTRY.iter().map(format_target).collect();
+    let mut add = |name, file: &str, seeds: fn() -> Vec<Vec<u8>>, run: fn(&Path, &Ctx) -> Result<()>| {
+        targets.push(Target { name, file: file.into(), seeds: Box::new(seeds), run: Box::new(run), compress: false });
+    };
+    add("procs", "procs.csv", procs_seeds, procs);
+    add("usage", "usage.csv", usage_seeds, usage);
+    add("run-toml", "run.toml", run_seeds, run_file);
+    add("devices-toml", "devices.toml", devices_seeds, devices);
+    add("phones-toml", "phones.toml", phones_seeds, phones);
+    add("apps-toml", "apps.toml", apps_seeds, apps);
+    targets.insert(
+        formats::REGISTRY.len(),
+        Target {
+            name: "compressed",
+            file: "in.trace".into(),
+            seeds: Box::new(all_trace_seeds),
+            run: Box::new(|p, _| trace_as(p, None)),
+            compress: true,
+        },
+    );
+    targets
+});
+
+/// A trace format's target: its input named by its first extension, its seeds the format's
+/// examples (or, for a format with none, the other formats' examples written in it).
+fn format_target(f: &'static FormatEntry) -> Target {
+    let ext = f.extensions.first().map_or(f.name, |e| e.trim_start_matches('.'));
     Target {
-        name: "lackey",
-        file: "in.lackey",
-        seeds: lackey_seeds,
-        run: |p, _| trace_as(p, Some("lackey")),
+        name: f.name,
+        file: format!("in.{ext}"),
+        seeds: Box::new(move || format_seeds(f)),
+        run: Box::new(move |p, _| trace_as(p, Some(f.name))),
         compress: false,
-    },
-    Target { name: "csv", file: "in.csv", seeds: csv_seeds, run: |p, _| trace_as(p, Some("csv")), compress: false },
-    Target {
-        name: "binary",
-        file: "in.mobt",
-        seeds: binary_seeds,
-        run: |p, _| trace_as(p, Some("binary")),
-        compress: false,
-    },
-    Target {
-        name: "compressed",
-        file: "in.trace",
-        seeds: all_trace_seeds,
-        run: |p, _| trace_as(p, None),
-        compress: true,
-    },
-    Target { name: "procs", file: "procs.csv", seeds: procs_seeds, run: procs, compress: false },
-    Target { name: "usage", file: "usage.csv", seeds: usage_seeds, run: usage, compress: false },
-    Target { name: "run-toml", file: "run.toml", seeds: run_seeds, run: run_file, compress: false },
-    Target { name: "devices-toml", file: "devices.toml", seeds: devices_seeds, run: devices, compress: false },
-    Target { name: "phones-toml", file: "phones.toml", seeds: phones_seeds, run: phones, compress: false },
-    Target { name: "apps-toml", file: "apps.toml", seeds: apps_seeds, run: apps, compress: false },
-];
+    }
+}
 
 pub fn by_name(name: &str) -> Option<usize> {
     TARGETS.iter().position(|t| t.name == name)
@@ -200,43 +211,24 @@ fn bytes(v: &[&str]) -> Vec<Vec<u8>> {
     v.iter().map(|s| s.as_bytes().to_vec()).collect()
 }
 
-fn text_seeds() -> Vec<Vec<u8>> {
-    bytes(&[
-        "# a trace\n1 R\n2 W\n3 I\n1 R\n",
-        "5 I\n6 r\n7\tw\n18446744073709551615 W\n",
-        "1 R\r\n2 R\r\n\n# x\n4 W\n",
-    ])
-}
-
-fn lackey_seeds() -> Vec<Vec<u8>> {
-    bytes(&[
-        "==123== Lackey\nI  04000000,3\n L 1ffefff000,8\n S 1ffefff008,8\n M 0402a000,4\n",
-        "I  0400fff,4\n L 0fff,2\n M 1ffe,4096\n",
-        "--1-- banner\n\nI  0,1\n",
-    ])
-}
-
-fn csv_seeds() -> Vec<Vec<u8>> {
-    bytes(&[
-        "page,op\n1,R\n2,W\n1,I\n",
-        "pid,page,op,time_ns,kind,file,adj\n1,10,R,5,file,a.so,0\n1,11,W,7,anon,,0\n2,10,I,9,,,900\n2,12,W,11,anon,,-900\n",
-        "page,op,pid,adj\n1,R,7,0\n2,W,8,900\n3,R,7,200\n",
-    ])
-}
-
-fn binary_seeds() -> Vec<Vec<u8>> {
-    // Written by the writer itself, from the text and CSV seeds (so every column is present).
-    let dir = std::env::temp_dir().join(format!("mobmem-fuzz-seeds-{}", std::process::id()));
+fn format_seeds(f: &FormatEntry) -> Vec<Vec<u8>> {
+    if !f.examples.is_empty() || f.write.is_none() {
+        return bytes(f.examples);
+    }
+    // Written by the writer itself, from the other formats' examples (so every column is present).
+    let dir = std::env::temp_dir().join(format!("mobmem-fuzz-seeds-{}-{}", f.name, std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let mut out = Vec::new();
-    for (i, s) in text_seeds().into_iter().chain(csv_seeds()).enumerate() {
-        let src = dir.join(format!("s{i}.{}", if s.contains(&b',') { "csv" } else { "txt" }));
-        let dst = dir.join(format!("s{i}.mobt"));
-        if std::fs::write(&src, &s).is_err() {
+    let others = formats::REGISTRY.iter().filter(|o| o.name != f.name);
+    for (i, (o, s)) in others.flat_map(|o| o.examples.iter().map(move |s| (o, s))).enumerate() {
+        let src = dir.join(format!("s{i}.in"));
+        let dst = dir.join(format!("s{i}.out"));
+        if std::fs::write(&src, s).is_err() {
             continue;
         }
-        if let Ok(t) = read_trace(&src, &ReadOptions::default()) {
-            if write_trace(&t, &dst, "binary", Compression::None).is_ok() {
+        let opts = ReadOptions { format: Some(o.name.into()), ..Default::default() };
+        if let Ok(t) = read_trace(&src, &opts) {
+            if write_trace(&t, &dst, f.name, Compression::None).is_ok() {
                 out.extend(std::fs::read(&dst).ok());
             }
         }
@@ -246,7 +238,7 @@ fn binary_seeds() -> Vec<Vec<u8>> {
 }
 
 fn all_trace_seeds() -> Vec<Vec<u8>> {
-    [text_seeds(), lackey_seeds(), csv_seeds(), binary_seeds()].concat()
+    formats::REGISTRY.iter().flat_map(format_seeds).collect()
 }
 
 fn procs_seeds() -> Vec<Vec<u8>> {

@@ -59,9 +59,10 @@ pub fn serve() -> io::Result<()> {
             Err(e) => break Err(e),
         };
         let t = &TARGETS[target as usize];
-        let path = dir.join(t.file);
+        let path = dir.join(&t.file);
         std::fs::write(&path, &bytes)?;
-        let (tag, msg) = judge(&path, std::panic::catch_unwind(|| (t.run)(&path, &ctx)));
+        let run = &t.run;
+        let (tag, msg) = judge(&path, std::panic::catch_unwind(|| run(&path, &ctx)));
         write_frame(&mut output, tag, msg.as_bytes())?;
     };
     let _ = std::fs::remove_dir_all(&dir);

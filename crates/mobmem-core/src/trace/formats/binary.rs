@@ -50,6 +50,7 @@ pub const FORMAT: FormatEntry = FormatEntry {
     read,
     write: Some(write),
     extensions: &[".mobt", ".bin"],
+    examples: &[],
 };
 
 /// The `n` bytes at `offset` of a mapped file; `Err` when the file ends first, `None` when the

@@ -16,6 +16,11 @@ pub const FORMAT: FormatEntry = FormatEntry {
     read,
     write: Some(write),
     extensions: &[".csv"],
+    examples: &[
+        "page,op\n1,R\n2,W\n1,I\n",
+        "pid,page,op,time_ns,kind,file,adj\n1,10,R,5,file,a.so,0\n1,11,W,7,anon,,0\n2,10,I,9,,,900\n2,12,W,11,anon,,-900\n",
+        "page,op,pid,adj\n1,R,7,0\n2,W,8,900\n3,R,7,200\n",
+    ],
 };
 
 const COLUMNS: [&str; 7] = ["page", "op", "pid", "time_ns", "kind", "file", "adj"];

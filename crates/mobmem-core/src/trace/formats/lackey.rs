@@ -15,6 +15,11 @@ pub const FORMAT: FormatEntry = FormatEntry {
     read,
     write: None,
     extensions: &[],
+    examples: &[
+        "==123== Lackey\nI  04000000,3\n L 1ffefff000,8\n S 1ffefff008,8\n M 0402a000,4\n",
+        "I  0400fff,4\n L 0fff,2\n M 1ffe,4096\n",
+        "--1-- banner\n\nI  0,1\n",
+    ],
 };
 
 const PAGE_SHIFT: u32 = 12;

@@ -25,6 +25,10 @@ pub struct FormatEntry {
     pub write: Option<WriteFn>,
     /// File name endings that ask for this format when writing (`Trace.save`, `mobmem convert`).
     pub extensions: &'static [&'static str],
+    /// Small inputs in this format, each a case the reader must take (a test reads every one; the
+    /// fuzzer starts from them). A format whose files no one writes by hand (binary) has none: the
+    /// fuzzer writes the other formats' examples in it.
+    pub examples: &'static [&'static str],
 }
 
 /// The registry, in sniffing order.

@@ -14,6 +14,11 @@ pub const FORMAT: FormatEntry = FormatEntry {
     read,
     write: Some(write),
     extensions: &[".txt", ".trace"],
+    examples: &[
+        "# a trace\n1 R\n2 W\n3 I\n1 R\n",
+        "5 I\n6 r\n7\tw\n18446744073709551615 W\n",
+        "1 R\r\n2 R\r\n\n# x\n4 W\n",
+    ],
 };
 
 fn read(input: &mut LineReader, b: &mut TraceBuilder) -> Result<()> {
