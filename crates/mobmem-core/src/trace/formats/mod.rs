@@ -1,10 +1,16 @@
-//! Trace formats. Each format is one file exporting a `FORMAT` entry; adding one is a file plus a
-//! line in `REGISTRY`. Sniffing tries the entries in registry order; `text` is the fallback.
+//! Trace formats. Each format is one file exporting a `FORMAT` entry; adding one is a file plus
+//! its name in `formats!` below. Sniffing tries the entries in that order; `text` is the fallback.
 
-mod binary;
-mod csv;
-mod lackey;
-mod text;
+/// Declares each format's module and lists its entry in `REGISTRY`, from one list of names.
+macro_rules! formats {
+    ($($name:ident),* $(,)?) => {
+        $(mod $name;)*
+        /// The registry, in sniffing order.
+        pub const REGISTRY: &[FormatEntry] = &[$($name::FORMAT),*];
+    };
+}
+
+formats!(binary, lackey, csv, text);
 
 use super::{LineReader, Trace, TraceBuilder};
 use crate::error::{Error, Result};
@@ -30,9 +36,6 @@ pub struct FormatEntry {
     /// fuzzer writes the other formats' examples in it.
     pub examples: &'static [&'static str],
 }
-
-/// The registry, in sniffing order.
-pub const REGISTRY: &[FormatEntry] = &[binary::FORMAT, lackey::FORMAT, csv::FORMAT, text::FORMAT];
 
 /// The format a file name asks for when writing (`x.mobt.zst` → binary): its extension before any
 /// `.gz` / `.zst`; binary when none matches.
