@@ -85,7 +85,9 @@ def test_out_of_memory_and_bugs_have_their_own_codes(tmp_path, monkeypatch, caps
     def broken(args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli_mod, "cmd_policies", broken)
+    from mobmem.cli import listings
+
+    monkeypatch.setattr(listings, "cmd_policies", broken)
     monkeypatch.delenv("MOBMEM_DEBUG", raising=False)
     assert cli_mod.main(["policies"]) == 70
     err = capsys.readouterr().err
