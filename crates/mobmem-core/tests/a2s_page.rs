@@ -2,7 +2,7 @@
 //! app foreground in its turn) under every registered flat policy. Its limits are the plain swap
 //! and no swap-out; an app launched fewer than `t_launched` times is never swapped.
 
-use mobmem_core::trace::gen::{category, CATEGORY_ANON_RW_SHARE};
+use mobmem_core::system::categories::{category, CATEGORY_ANON_RW_SHARE};
 use mobmem_core::{simulate, Catalog, MemorySize, RunResult, SimConfig, Trace};
 
 fn trace(rounds: u32) -> Trace {

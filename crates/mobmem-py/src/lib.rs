@@ -3,6 +3,7 @@
 //! access), which the Python package turns into typed objects.
 
 use mobmem_core::error::Error;
+use mobmem_core::system::categories as app_categories;
 use mobmem_core::system::{Library, PhoneJob, UsageSpec};
 use mobmem_core::trace::{formats, gen, hybrid_gen, Compression};
 use mobmem_core::{policy, Catalog, ReadOptions, RunFile, SimConfig, Trace as CoreTrace};
@@ -164,7 +165,7 @@ fn generate(py: Python<'_>, params_json: &str) -> PyResult<Trace> {
 
 /// A DR. Swap Table III category as a round-robin multi-app trace (one pid per app).
 #[pyfunction]
-#[pyo3(signature = (name, rounds, accesses_per_turn, seed, anon_rw_share = gen::CATEGORY_ANON_RW_SHARE))]
+#[pyo3(signature = (name, rounds, accesses_per_turn, seed, anon_rw_share = app_categories::CATEGORY_ANON_RW_SHARE))]
 fn generate_category(
     py: Python<'_>,
     name: &str,
@@ -173,7 +174,7 @@ fn generate_category(
     seed: u64,
     anon_rw_share: f64,
 ) -> PyResult<Trace> {
-    let w = gen::category(name, rounds, accesses_per_turn, seed, anon_rw_share).map_err(|e| to_py(py, e))?;
+    let w = app_categories::category(name, rounds, accesses_per_turn, seed, anon_rw_share).map_err(|e| to_py(py, e))?;
     let t = detach(py, move || w.generate())?;
     Ok(Trace { inner: Arc::new(t) })
 }
@@ -195,7 +196,7 @@ fn hybrid_workloads() -> Vec<(&'static str, u64, u64, &'static str)> {
 /// Table III: category → [(app, size MiB)].
 #[pyfunction]
 fn categories() -> Vec<(String, Vec<(String, f64)>)> {
-    gen::categories()
+    app_categories::categories()
 }
 
 /// The DR. Swap paper's energy of a swap area (eqs. 1–14) as JSON.

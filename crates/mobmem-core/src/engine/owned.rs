@@ -170,7 +170,7 @@ impl<P: Policy> Engine<P> {
 mod tests {
     use super::*;
     use crate::policy::{self, IoCosts, PolicySetup, PolicyVisitor};
-    use crate::trace::gen::{category, CATEGORY_ANON_RW_SHARE};
+    use crate::system::categories::{category, CATEGORY_ANON_RW_SHARE};
 
     #[test]
     fn launches_and_live_apps_follow_the_process_table() {

@@ -387,7 +387,7 @@ mod tests {
         }
         assert_eq!((crate::system::usage::a2s_apps().len(), crate::system::usage::emmc_apps().len()), (36, 10));
         // Table III: eight lists of five apps, in the paper's order, with the sizes it gives.
-        let t3 = crate::trace::gen::categories();
+        let t3 = crate::system::categories::categories();
         let names: Vec<&str> = t3.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["browser", "news", "multimedia", "social", "gaming", "shopping", "mix1", "mix2"]);
         assert!(t3.iter().all(|(_, apps)| apps.len() == 5));

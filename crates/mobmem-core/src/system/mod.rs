@@ -2,6 +2,7 @@
 //! killer and page-level reclaim on the same engine (see `sim`).
 
 pub mod catalog;
+pub mod categories;
 pub mod cpu;
 pub mod job;
 pub mod killer;

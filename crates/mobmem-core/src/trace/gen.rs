@@ -263,7 +263,7 @@ impl GenParams {
 }
 
 /// One app's generator state (its regions, hot windows and scan cursors), kept across turns.
-struct AppState {
+pub(super) struct AppState {
     code: u64,
     /// End of the anon region (pages `code..anon_end`).
     anon_end: u64,
@@ -277,7 +277,7 @@ struct AppState {
 }
 
 impl AppState {
-    fn new(p: &GenParams) -> Self {
+    pub(super) fn new(p: &GenParams) -> Self {
         let fp = p.footprint_pages;
         let code = ((fp as f64 * p.code_share).round() as u64).clamp(1, fp - 2);
         let data = fp - code;
@@ -298,7 +298,7 @@ impl AppState {
 
     /// The next access: its op and the app-local page index.
     #[inline]
-    fn next(&mut self, rng: &mut Rng, p: &GenParams) -> (Op, u64) {
+    pub(super) fn next(&mut self, rng: &mut Rng, p: &GenParams) -> (Op, u64) {
         if self.n > 0 && self.n % p.phase_len == 0 {
             self.code_r.shift(rng);
             self.anon_r.shift(rng);
@@ -325,159 +325,13 @@ impl AppState {
     }
 
     /// Code low, data above a gap: page numbers that look like an address space.
-    fn page_number(&self, page: u64) -> u64 {
+    pub(super) fn page_number(&self, page: u64) -> u64 {
         if page < self.code {
             0x400 + page
         } else {
             0x10_0000 + page
         }
     }
-}
-
-/// An app of a multi-app workload: a name (its process), its footprint and its access behaviour.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AppSpec {
-    pub name: String,
-    /// App size in MiB (Table III of the DR. Swap paper); the footprint in pages follows.
-    pub size_mib: f64,
-    /// Generator parameters other than the footprint and length (defaults when absent).
-    #[serde(default)]
-    pub params: Option<GenParams>,
-}
-
-/// Apps used in turns, round robin: each turn runs one app in the foreground for
-/// `accesses_per_turn` accesses, as the DR. Swap paper's evaluation runs each app for a minute
-/// and all of them three times round robin. Each app is a process (pid = its index + 1) with its
-/// `oom_score_adj` in the process table as Android sets it: foreground (0) in its turn, then
-/// previous (`PREVIOUS_ADJ`) for the next turn, cached (`CACHED_ADJ`) after; not started (1000)
-/// before its first turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RoundRobin {
-    pub apps: Vec<AppSpec>,
-    pub rounds: u32,
-    pub accesses_per_turn: u64,
-    pub seed: u64,
-}
-
-/// Android's `oom_score_adj` of the previous app and of a cached one (ProcessList.java).
-pub const PREVIOUS_ADJ: i32 = 700;
-pub const CACHED_ADJ: i32 = 900;
-
-impl RoundRobin {
-    pub fn generate(&self) -> Result<Trace> {
-        if self.apps.is_empty() || self.rounds == 0 || self.accesses_per_turn == 0 {
-            return Err(Error::config("workload", "needs at least one app, one round and one access per turn"));
-        }
-        let total = (self.apps.len() as u64 * self.rounds as u64).saturating_mul(self.accesses_per_turn);
-        let accesses = crate::limits::vec_with_capacity("workload.accesses_per_turn", "accesses", total)?;
-        let mut rng = Rng::new(self.seed);
-        let mut params = Vec::new();
-        let mut states = Vec::new();
-        for (i, a) in self.apps.iter().enumerate() {
-            if !(a.size_mib > 0.0 && a.size_mib.is_finite()) {
-                return Err(Error::config(
-                    format!("workload.apps[{i}].size_mib"),
-                    format!("{} is not a size", a.size_mib),
-                ));
-            }
-            let p = GenParams {
-                footprint_pages: ((a.size_mib * 256.0).round() as u64).max(3),
-                accesses: self.accesses_per_turn,
-                ..a.params.clone().unwrap_or_default()
-            };
-            p.validate().map_err(|e| match e {
-                Error::Config { field, msg } => Error::config(format!("workload.apps[{i}].{field}"), msg),
-                e => e,
-            })?;
-            states.push(AppState::new(&p));
-            params.push(p);
-        }
-        let mut ids: Vec<Vec<u32>> = params.iter().map(|p| vec![u32::MAX; p.footprint_pages as usize]).collect();
-        let mut t = Trace {
-            path: format!("synthetic-apps(seed={})", self.seed).into(),
-            format: "synthetic",
-            accesses: accesses.into(),
-            page_pids: Some(Vec::new()),
-            ..Default::default()
-        };
-        let mut procs = super::ProcTable::default();
-        for i in 0..self.apps.len() {
-            procs.set(0, i as u32 + 1, if i == 0 { 0 } else { super::procs::MAX_ADJ });
-        }
-        let n = self.apps.len();
-        for round in 0..self.rounds {
-            for (i, (st, p)) in states.iter_mut().zip(&params).enumerate() {
-                let at = t.accesses.len() as u64;
-                if (round, i) != (0, 0) && n > 1 {
-                    procs.set(at, i as u32 + 1, 0);
-                    procs.set(at, ((i + n - 1) % n) as u32 + 1, PREVIOUS_ADJ);
-                    if n > 2 && (round > 0 || i >= 2) {
-                        procs.set(at, ((i + n - 2) % n) as u32 + 1, CACHED_ADJ);
-                    }
-                }
-                for _ in 0..self.accesses_per_turn {
-                    let (op, page) = st.next(&mut rng, p);
-                    let slot = &mut ids[i][page as usize];
-                    if *slot == u32::MAX {
-                        *slot = t.page_numbers.len() as u32;
-                        t.page_numbers.push(st.page_number(page));
-                        if let Some(pids) = t.page_pids.as_mut() {
-                            pids.push(i as u32 + 1);
-                        }
-                    }
-                    t.accesses.push(pack(*slot, op));
-                }
-            }
-        }
-        t.procs = Some(procs);
-        Ok(t)
-    }
-}
-
-/// The DR. Swap paper's Table III: eight app categories of five apps each (its six categories and
-/// two mixes), with app sizes in MiB, in the paper's order. Read from the app catalog's lists
-/// (`dr-swap.NAME` in `system/apps.toml`), the one table both ways in use.
-pub fn categories() -> Vec<(String, Vec<(String, f64)>)> {
-    let c = crate::system::catalog::AppCatalog::builtin();
-    c.lists()
-        .iter()
-        .filter_map(|l| l.name.strip_prefix("dr-swap.").map(|n| (n, &l.apps)))
-        .map(|(n, apps)| {
-            let sized = apps.iter().map(|a| (a.clone(), c.get(a).map_or(0.0, |p| p.size_mib))).collect();
-            (n.to_string(), sized)
-        })
-        .collect()
-}
-
-/// Share of an app's anon pages that keep being written in the Table III category workloads: an
-/// assumption (the paper gives app sizes only), standing for DR. Swap's premise that many swapped
-/// pages are only read after they were written once.
-pub const CATEGORY_ANON_RW_SHARE: f64 = 0.3;
-
-/// A Table III category as a round-robin workload (synthetic: app sizes are the paper's, the
-/// access behaviour is the generator's defaults with the given `anon_rw_share`; the reproduction
-/// uses `CATEGORY_ANON_RW_SHARE`).
-pub fn category(name: &str, rounds: u32, accesses_per_turn: u64, seed: u64, anon_rw_share: f64) -> Result<RoundRobin> {
-    let all = categories();
-    let (_, apps) = all.iter().find(|(n, _)| n == name).ok_or_else(|| {
-        let names: Vec<_> = all.iter().map(|(n, _)| n.as_str()).collect();
-        Error::config("category", format!("unknown category {name:?}; known: {}", names.join(", ")))
-    })?;
-    Ok(RoundRobin {
-        apps: apps
-            .iter()
-            .map(|(n, mb)| AppSpec {
-                name: n.to_string(),
-                size_mib: *mb,
-                params: Some(GenParams { anon_rw_share, ..GenParams::default() }),
-            })
-            .collect(),
-        rounds,
-        accesses_per_turn,
-        seed,
-    })
 }
 
 #[cfg(test)]
@@ -512,41 +366,6 @@ mod tests {
             assert!(s.distinct_pages <= params.footprint_pages, "{}", p.name);
             assert!(s.distinct_pages * 100 >= params.footprint_pages * 95, "{}: {} pages", p.name, s.distinct_pages);
         }
-    }
-
-    #[test]
-    fn categories_are_round_robin_processes() {
-        let w = category("news", 3, 2_000, 5, CATEGORY_ANON_RW_SHARE).unwrap();
-        let t = w.generate().unwrap();
-        assert_eq!(t.len(), 5 * 3 * 2_000);
-        let pids = t.page_pids.as_ref().unwrap();
-        // Turn k runs app k % 5 + 1.
-        for (k, chunk) in t.accesses.chunks(2_000).enumerate() {
-            assert!(chunk.iter().all(|&a| pids[(a >> 2) as usize] == (k % 5) as u32 + 1), "turn {k}");
-            // Foreground in its turn, the one before is the previous app, the rest cached or not started.
-            let procs = t.procs.as_ref().unwrap();
-            let at = (k * 2_000) as u64;
-            let adj = |app: usize| procs.adj_at(app as u32 + 1, at).unwrap();
-            assert_eq!(adj(k % 5), 0, "turn {k}");
-            if k > 0 {
-                assert_eq!(adj((k + 4) % 5), PREVIOUS_ADJ, "turn {k}");
-            }
-            let others: Vec<i32> = (2..5).map(|d| adj((k + 5 - d) % 5)).collect();
-            let want = if k >= 4 {
-                vec![CACHED_ADJ; 3]
-            } else {
-                (2..5).map(|d| if d <= k { CACHED_ADJ } else { 1000 }).collect()
-            };
-            assert_eq!(others, want, "turn {k}");
-        }
-        let s = t.stats(4096);
-        assert_eq!(s.pids.len(), 5);
-        for p in &s.pids {
-            let mb = categories()[1].1[p.pid as usize - 1].1;
-            assert!(p.pages <= (mb * 256.0).round() as u64);
-        }
-        assert_eq!(w.generate().unwrap().accesses, t.accesses, "deterministic");
-        assert!(category("tiktok", 1, 1, 1, 0.3).is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod hybrid_gen;
 mod input;
 mod pagemap;
 pub mod procs;
+pub mod round_robin;
 pub mod stream;
 mod subset;
 pub mod table;
