@@ -24,8 +24,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from mobmem.capture import capture
-from mobmem.cli.kernel import fmt_diff
 from mobmem.kernel import COUNTERS, kernel_check
+from mobmem.kernel.check import fmt_diff, relative_difference
 from mobmem.table import num, render
 
 HERE = Path(__file__).resolve().parent
@@ -72,14 +72,8 @@ def program(p: dict, work: Path) -> list[str] | None:
     return [a.format(**subst) for a in cmd]
 
 
-def diff(k: int, m: int) -> float | None:
-    if k == 0:
-        return None if m == 0 else float("inf")
-    return (m - k) / k
-
-
 def cell(row: dict, name: str) -> str:
-    d = diff(row["kernel"][name], row["mobmem"][name])
+    d = relative_difference(row["kernel"][name], row["mobmem"][name])
     mark = " *" if d is not None and abs(d) > GOAL else ""
     return f"{num(row['kernel'][name])} / {num(row['mobmem'][name])} ({fmt_diff(d)}){mark}"
 

@@ -354,14 +354,14 @@ impl SimConfig {
         crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         if let Some(t) = &self.tiers {
             t.validate(catalog, self.page_size)?;
-            if crate::swap::backend::build(swap, catalog)?.compression_ratio().is_some() {
+            let backend = crate::swap::backend::build(swap, catalog)?;
+            if backend.compression_ratio().is_some() {
                 return Err(Error::config(
                     "swap",
                     format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", self.swap),
                 ));
             }
-            let sync = crate::swap::backend::build(swap, catalog)?.synchronous_io();
-            if self.swap_semantics(sync) != crate::engine::SwapSemantics::LINUX {
+            if self.swap_semantics(backend.synchronous_io()) != crate::engine::SwapSemantics::LINUX {
                 return Err(Error::config(
                     "swap_cache",
                     "a swap copy dropped at swap-in and anon_first_touch = \"swap\" are not modelled with PCM tiers",

@@ -7,13 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-
-def fmt_diff(d: float | None) -> str:
-    if d is None:
-        return "="
-    if d == float("inf"):
-        return "new"
-    return f"{100 * d:+.1f}%"
+from ..kernel.check import fmt_diff
 
 
 def render_check(c: Any) -> str:

@@ -95,11 +95,24 @@ class Row:
     note: str = ""
 
     def diff(self, name: str) -> float | None:
-        """mobmem's relative difference from the kernel (None when the kernel counted 0)."""
-        k, m = self.kernel[name], self.mobmem[name]
-        if k == 0:
-            return None if m == 0 else float("inf")
-        return (m - k) / k
+        """mobmem's relative difference from the kernel (see :func:`relative_difference`)."""
+        return relative_difference(self.kernel[name], self.mobmem[name])
+
+
+def relative_difference(kernel: int, mobmem: int) -> float | None:
+    """``(mobmem − kernel) / kernel``; None when both are 0, infinity when only the kernel's is."""
+    if kernel == 0:
+        return None if mobmem == 0 else float("inf")
+    return (mobmem - kernel) / kernel
+
+
+def fmt_diff(d: float | None) -> str:
+    """A relative difference as the tables print it: ``=`` for none, ``new`` for one from 0."""
+    if d is None:
+        return "="
+    if d == float("inf"):
+        return "new"
+    return f"{100 * d:+.1f}%"
 
 
 @dataclass
@@ -371,6 +384,7 @@ def kernel_check(
 ) -> Check:
     """The whole check: the kernel's runs, the capture (unless `trace` is given), the predictions."""
     from ..capture import capture
+    from ..errors import MobmemError
 
     if swap not in ("zram", "none"):
         raise KernelCheckError(f"--swap {swap!r}: zram or none")
@@ -405,11 +419,7 @@ def kernel_check(
             note = f"the program failed under the limit (exit status {run.exit_status})"
         try:
             frames, mine = predict(sim, run.limit_bytes, offset, swap, swappiness)
-        except Exception as e:  # an out-of-memory run is an answer too: say it in the row
-            from ..errors import MobmemError
-
-            if not isinstance(e, MobmemError):
-                raise
+        except MobmemError as e:  # an out-of-memory run is an answer too: say it in the row
             frames, mine = max(0, (run.limit_bytes - offset) // PAGE), dict.fromkeys(COUNTERS, 0)
             note = (note + "; " if note else "") + f"mobmem: {e}"
         kernel = dict(
@@ -438,8 +448,10 @@ __all__ = [
     "Check",
     "KernelRun",
     "Row",
+    "fmt_diff",
     "kernel_check",
     "kernel_runs",
     "limit_bytes",
     "predict",
+    "relative_difference",
 ]
