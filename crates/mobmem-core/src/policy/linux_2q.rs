@@ -14,11 +14,14 @@
 //!    with no pages is never chosen; with swap full (or off) file is scanned first (SCAN_FILE).
 //! 2. If that type's inactive list is low (`inactive × ratio < active`, `ratio = √(10·GiB)` or 1 under
 //!    1 GiB, `inactive_is_low`), pages move from the active tail to the inactive head with their
-//!    access bit cleared — except referenced executable file pages, which stay active
-//!    (`shrink_active_list`).
-//! 3. The inactive tail is scanned (`folio_check_references`): a page whose access bit is set is kept
-//!    once (PG_referenced set, rotated) and activated the next time it is found referenced, or at
-//!    once if it is executable file; a page not referenced is the victim.
+//!    access bit cleared (not PG_referenced) — except referenced executable file pages, which stay
+//!    active (`shrink_active_list`).
+//! 3. The inactive tail is scanned (`folio_check_references`): a page whose access bit is set gets
+//!    PG_referenced and is kept once (rotated), or activated if PG_referenced was set already (or at
+//!    once if it is executable file); a page not referenced is the victim. A page is young from the
+//!    fault that mapped it, and keeps PG_referenced when activated and deactivated, as the kernel's
+//!    ("all mapped folios start out with page table references from the instantiating fault";
+//!    "recently deactivated but used folios are quickly recovered").
 //!
 //! Costs (`lru_note_cost`): an activation during reclaim adds 1 to its type's cost, a refault that
 //! activates adds 32 (SWAP_CLUSTER_MAX); both halve when their sum exceeds a quarter of the LRU.
@@ -188,7 +191,7 @@ impl Linux2q {
             budget -= 1;
             let t = self.lists[active].tail;
             let f = self.flags[t as usize];
-            self.flags[t as usize] &= !(YOUNG | REFERENCED);
+            self.flags[t as usize] &= !YOUNG;
             self.take(t);
             if f & YOUNG != 0 && file && f & EXEC != 0 {
                 self.put(active, t);
@@ -221,18 +224,18 @@ impl Linux2q {
             if f & YOUNG != 0 {
                 self.flags[t as usize] &= !YOUNG;
                 self.take(t);
+                self.flags[t as usize] |= REFERENCED;
                 if f & REFERENCED != 0 || (file && f & EXEC != 0) {
-                    self.flags[t as usize] &= !REFERENCED;
                     self.put(active, t);
                     self.age += 1;
                     self.note_cost(file, 1);
                 } else {
-                    self.flags[t as usize] |= REFERENCED;
                     self.put(inactive, t);
                 }
                 continue;
             }
             if !ctx.evictable(t) {
+                self.flags[t as usize] &= !REFERENCED;
                 self.links.move_to_front(&mut self.lists[inactive], t);
                 continue;
             }
@@ -318,7 +321,7 @@ impl Policy for Linux2q {
     }
 
     fn on_insert(&mut self, a: &Access) {
-        self.flags[a.page as usize] = if a.op == Op::Instr { EXEC } else { 0 };
+        self.flags[a.page as usize] = YOUNG | if a.op == Op::Instr { EXEC } else { 0 };
         let l = self.pending;
         self.put(l, a.page);
     }
@@ -344,25 +347,54 @@ mod tests {
 
     #[test]
     fn promotion_on_second_reference() {
-        // 3 frames, file pages 0 1 2; 0 is referenced once before each scan.
+        // 3 frames, file pages 0 1 2, each young from the fault that mapped it (folio_check_references:
+        // "all mapped folios start out with page table references from the instantiating fault").
         let mut s = sim::<Linux2q>(10, 3, Params::default());
         for p in 0..3 {
             s.step(acc(p, R, false));
         }
+        // 0's second touch sets the access bit its fault set: one bit between two scans.
         s.step(acc(0, R, false));
-        // 3: inactive file tail is 0 (young, first time) → kept, PG_referenced; 1 → victim.
+        // 3: the scan finds 0, 1, 2 young → each kept once with PG_referenced; then 0, not young
+        // again, goes.
         s.step(acc(3, R, false));
-        assert_eq!(s.evicted, vec![1]);
+        assert_eq!(s.evicted, vec![0]);
         assert_eq!(s.p.lens(), [0, 0, 3, 0]);
-        // 0 referenced again. 4: the tail is 2 → it goes. 5: the tail is 0, found referenced a
-        // second time → activated; then 3 goes.
-        s.step(acc(0, R, false));
+        // 1 touched after its first scan. 4: 1 is young with PG_referenced → activated (keeping
+        // PG_referenced); 2, not young, goes.
+        s.step(acc(1, R, false));
         s.step(acc(4, R, false));
-        assert_eq!(s.evicted, vec![1, 2]);
-        assert_eq!(s.p.lens(), [0, 0, 3, 0]);
-        s.step(acc(5, R, false));
-        assert_eq!(s.evicted, vec![1, 2, 3]);
+        assert_eq!(s.evicted, vec![0, 2]);
         assert_eq!(s.p.lens(), [0, 0, 2, 1]);
+    }
+
+    #[test]
+    fn a_deactivated_page_touched_again_is_recovered_at_once() {
+        // shrink_active_list clears the access bit but not PG_referenced (set at activation), so a
+        // deactivated page touched again is activated at its next scan ("recently deactivated but
+        // used folios are quickly recovered"), not kept for one more trip.
+        let mut s = sim::<Linux2q>(10, 2, Params::default());
+        for p in [0, 1, 0] {
+            s.step(acc(p, R, true));
+        }
+        s.step(acc(2, R, true)); // 0, 1 kept once (young from their faults); 0 goes
+        s.step(acc(1, R, true));
+        s.step(acc(3, R, true)); // 1: young and PG_referenced → active; 2 goes
+        assert_eq!(s.evicted, vec![0, 2]);
+        assert_eq!(s.p.lens(), [1, 1, 0, 0]);
+        assert_eq!(s.p.flags[1] & REFERENCED, REFERENCED, "activation marks the page");
+        // 3 is freed: the inactive list is empty, so the refill deactivates 1 (its access bit only).
+        s.p.on_remove(3);
+        s.p.balance(false);
+        assert_eq!(s.p.lens(), [1, 0, 0, 0]);
+        assert_eq!(s.p.flags[1] & (YOUNG | REFERENCED), REFERENCED);
+        // 1 is touched; 5 faults in ahead of it. The scan activates 1 and takes 5 (young from its
+        // fault: kept once, then not young).
+        s.p.on_hit(&acc(1, R, true));
+        s.p.on_miss(&acc(5, R, true));
+        s.p.on_insert(&acc(5, R, true));
+        assert_eq!(s.p.scan(false, &ReclaimCtx::ANY), Some(5));
+        assert_eq!(s.p.on[1], ACTIVE_ANON as u8);
     }
 
     #[test]
