@@ -288,6 +288,22 @@ def test_the_mapped_share_is_the_most_any_sample_saw() -> None:
     assert w.mapped_max == 8192
 
 
+def test_the_prediction_reclaims_a_cgroup_batch_at_a_time() -> None:
+    # The kernel reclaims at least SWAP_CLUSTER_MAX pages for a cgroup at its limit. 40 pages
+    # written, then pages 8–15 read again, with 36 frames: the fault on the 37th page frees 32
+    # (0–31), so all 8 come back by swap-in; one page at a time frees 0–3 only, and 8–15 stay.
+    from mobmem import Trace, simulate
+    from mobmem.kernel.check import PAGE, SWAP_CLUSTER_MAX, predict
+
+    pages = list(range(40)) + list(range(8, 16))
+    trace = Trace.from_pages(pages, ["w"] * 40 + ["r"] * 8).with_kinds_from_writes()
+    frames, m = predict(trace, 36 * PAGE, 0, "zram", 60)
+    assert frames == 36 and SWAP_CLUSTER_MAX == 32
+    assert (m["swap_outs"], m["swap_ins"]) == (32, 8)
+    one = simulate(trace, {"policy": "linux-2q", "memory": "36", "swap": "zram-lz4", "zram_in_memory": False})
+    assert (one.meters["swap_outs"], one.meters["swap_ins"]) == (4, 0)
+
+
 def test_restore_undoes_what_a_killed_check_left(fake: FakeHost) -> None:
     fake.zram_on("lz4", 1 << 30)
     fake.mkdir(fake.cgroup)

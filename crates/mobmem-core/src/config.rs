@@ -33,6 +33,9 @@ fn d_admission() -> String {
 fn d_true() -> bool {
     true
 }
+fn d_reclaim_batch() -> u64 {
+    1
+}
 
 /// What the first touch of an anon page costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -135,6 +138,12 @@ pub struct SimConfig {
     /// which holds the whole memory image: the SPO-CLOCK paper sets swap to the footprint).
     #[serde(default)]
     pub anon_first_touch: AnonFirstTouch,
+    /// Pages one reclaim frees when a fault finds memory full. 1: exactly the room the fault
+    /// needs. Linux reclaims for a memory cgroup's limit at least SWAP_CLUSTER_MAX (32) pages at
+    /// a time (`try_to_free_mem_cgroup_pages`: `nr_to_reclaim = max(nr_pages, SWAP_CLUSTER_MAX)`),
+    /// so its usage swings between the limit and 32 pages under it; `mobmem kernel-check` runs so.
+    #[serde(default = "d_reclaim_batch")]
+    pub reclaim_batch: u64,
     #[serde(default = "d_page")]
     pub page_size: u64,
     /// CPU time of one access that hits, in ns.
@@ -252,6 +261,10 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
     ),
     ("zram_in_memory", "zram's compressed pages take frames of memory; off: outside it (a memory cgroup's limit)"),
     ("anon_first_touch", "first touch of an anon page: zero (zero-filled, Linux) or swap (read from swap)"),
+    (
+        "reclaim_batch",
+        "pages one reclaim frees when a fault finds memory full (Linux's memory cgroup: 32, SWAP_CLUSTER_MAX)",
+    ),
     ("page_size", "page size in bytes"),
     ("cpu_ns_per_access", "CPU time per access in ns"),
     ("direct_read", "DR. Swap's Direct Read (NVM swap devices)"),
@@ -334,6 +347,7 @@ impl SimConfig {
             swap_cache: SwapCache::Device,
             zram_in_memory: true,
             anon_first_touch: AnonFirstTouch::Zero,
+            reclaim_batch: d_reclaim_batch(),
             page_size: d_page(),
             cpu_ns_per_access: d_cpu(),
             direct_read: false,
@@ -346,6 +360,9 @@ impl SimConfig {
         check_page_size(self.page_size)?;
         if !(self.cpu_ns_per_access >= 0.0 && self.cpu_ns_per_access.is_finite()) {
             return Err(Error::config("cpu_ns_per_access", format!("{} is not a time ≥ 0", self.cpu_ns_per_access)));
+        }
+        if self.reclaim_batch == 0 {
+            return Err(Error::config("reclaim_batch", "0 frees no page: at least 1"));
         }
         policy::resolved_params(&self.policy, &self.params)?;
         let swap = catalog.get(&self.swap, "swap")?;
@@ -380,6 +397,12 @@ impl SimConfig {
                 return Err(Error::config(
                     "direct_read",
                     "Direct Read maps swap pages in place beside DRAM; it is not modelled with PCM tiers",
+                ));
+            }
+            if self.reclaim_batch != 1 {
+                return Err(Error::config(
+                    "reclaim_batch",
+                    "tiers move pages down one at a time; a reclaim batch is not modelled with PCM tiers",
                 ));
             }
         } else if policy::needs_tiers(&self.policy) {

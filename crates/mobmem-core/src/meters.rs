@@ -248,6 +248,7 @@ pub struct ResolvedConfig {
     pub swap_cache: bool,
     pub zram_in_memory: bool,
     pub anon_first_touch: crate::config::AnonFirstTouch,
+    pub reclaim_batch: u64,
     pub cpu_ns_per_access: f64,
     pub direct_read: bool,
     pub energy_duration_s: Option<f64>,

@@ -338,3 +338,36 @@ fn kinds_from_writes_make_a_read_then_written_page_anon_from_its_first_touch() {
     let m = run(&t, "lru", 4).meters;
     assert_eq!((m.cold_anon, m.cold_file), (1, 1));
 }
+
+#[test]
+fn a_reclaim_batch_frees_that_many_pages_when_memory_is_full() {
+    // 4 frames, LRU, anon pages 1–4 written, then 5: batch 1 evicts page 1 only; batch 3 evicts
+    // 1, 2 and 3 at once, so 2 and 3 come back by swap-in while 4 and 5 stay resident.
+    let acc = [(1, Write), (2, Write), (3, Write), (4, Write), (5, Write), (2, Read), (3, Read), (4, Read)];
+    let t = trace(&acc);
+    let one = run(&t, "lru", 4);
+    assert_eq!((one.meters.swap_outs, one.meters.swap_ins), (1, 0));
+    assert_eq!(one.config.reclaim_batch, 1);
+    let three = run_cfg(&t, "lru", 4, |c| c.reclaim_batch = 3);
+    assert_eq!((three.meters.swap_outs, three.meters.swap_ins), (3, 2));
+    assert_eq!(three.config.reclaim_batch, 3);
+    // 2 and 3 came back into the two frames the batch left free: no more reclaim.
+    assert_eq!(common::resident_at_end(&three), 4);
+}
+
+#[test]
+fn a_reclaim_batch_stops_when_nothing_more_can_go_and_is_refused_at_zero_or_with_tiers() {
+    // 2 frames, a batch larger than memory: the fault empties what it can and runs on.
+    let t = trace(&[(1, Write), (2, Write), (3, Write), (1, Read)]);
+    let r = run_cfg(&t, "lru", 2, |c| c.reclaim_batch = 1_000_000_000);
+    assert_eq!((r.meters.swap_outs, r.meters.swap_ins), (2, 1));
+    let mut cfg = SimConfig::new(MemorySize::Pages(2));
+    cfg.reclaim_batch = 0;
+    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
+    assert!(e.contains("reclaim_batch") && e.contains("at least 1"), "{e}");
+    let mut cfg = SimConfig::new(MemorySize::Pages(2));
+    cfg.reclaim_batch = 32;
+    cfg.tiers = Some(Default::default());
+    let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
+    assert!(e.contains("reclaim_batch") && e.contains("tiers"), "{e}");
+}

@@ -10,7 +10,9 @@ swap (or none), beside mobmem's prediction of the same program at the same limit
    and the others file (``Trace.with_kinds_from_writes``), replayed with the
    kernel's reclaim model (`linux-2q`, the cgroup's swappiness) on zram (a swap-in frees its copy,
    no read-ahead: zram is a synchronous-I/O device) whose pool is outside the memory, as the
-   cgroup's limit does not charge it.
+   cgroup's limit does not charge it. A fault that finds the limit reached reclaims
+   SWAP_CLUSTER_MAX pages, as the kernel's reclaim for a cgroup does
+   (``try_to_free_mem_cgroup_pages``: ``nr_to_reclaim = max(nr_pages, SWAP_CLUSTER_MAX)``).
 3. The mapping from a limit to frames is measured, not assumed. The unlimited run's peak charge
    (memory.max_usage_in_bytes) is kernel memory (page tables, slab: memory.kmem.max_usage_in_bytes,
    never reclaimed), page cache the program read without mapping it (read(): not in the trace,
@@ -51,6 +53,8 @@ COUNTERS = {
 #: zram's device size: virtual (only what is stored takes memory); larger than any checked program.
 ZRAM_BYTES = 8 << 30
 PAGE = 4096
+#: Pages the kernel reclaims at least when a charge finds the cgroup at its limit (mm/vmscan.c).
+SWAP_CLUSTER_MAX = 32
 
 
 @dataclass
@@ -365,6 +369,7 @@ def predict(
         "memory": str(frames),
         "swap": "zram-lz4",
         "zram_in_memory": False,
+        "reclaim_batch": SWAP_CLUSTER_MAX,
     }
     if swap == "none":
         cfg["swap_admission"] = "off"  # no anon page may go to swap: file pages only are reclaimed

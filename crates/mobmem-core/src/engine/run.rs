@@ -28,6 +28,7 @@ struct Run<'a> {
     /// A swap admission other than `all`, with the trace's processes as it sees them.
     admission: Option<PageAdmission>,
     semantics: super::SwapSemantics,
+    reclaim_batch: u64,
     /// 1, or the rate of a miniature simulation's sample (`PolicySetup::sample_rate`).
     sample_rate: f64,
     /// A streamed run: `trace` holds no accesses; they come from reading the file again.
@@ -50,7 +51,9 @@ impl PolicyVisitor for Run<'_> {
         let policy = P::new(&setup, params)?;
         let mut e = Engine::new(policy, space, self.frames, self.swap_cap, self.direct_read)
             .with_zram(self.zram)
-            .with_swap_semantics(self.semantics);
+            .with_swap_semantics(self.semantics)
+            // A miniature simulation's memory is `sample_rate` of the full one: so is its batch.
+            .with_reclaim_batch((self.reclaim_batch as f64 * self.sample_rate).round() as u64);
         if let Some((every, limit)) = self.writeback {
             e = e.with_writeback(every, limit, true);
         }
@@ -285,6 +288,7 @@ fn run_config(
                 params: &cfg.params,
                 admission: page_admission(cfg, trace)?,
                 semantics,
+                reclaim_batch: cfg.reclaim_batch,
                 sample_rate,
                 stream,
             },
@@ -323,6 +327,7 @@ fn run_config(
             swap_cache: semantics.swap_cache,
             zram_in_memory: cfg.zram_in_memory,
             anon_first_touch: cfg.anon_first_touch,
+            reclaim_batch: cfg.reclaim_batch,
             cpu_ns_per_access: cfg.cpu_ns_per_access,
             direct_read: cfg.direct_read,
             energy_duration_s: cfg.energy_duration_s,
