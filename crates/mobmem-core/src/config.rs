@@ -138,8 +138,9 @@ pub struct SimConfig {
     /// which holds the whole memory image: the SPO-CLOCK paper sets swap to the footprint).
     #[serde(default)]
     pub anon_first_touch: AnonFirstTouch,
-    /// Pages one reclaim frees when a fault finds memory full. 1: exactly the room the fault
-    /// needs. Linux reclaims for a memory cgroup's limit at least SWAP_CLUSTER_MAX (32) pages at
+    /// Frames one reclaim frees when a fault finds memory full (pages, with zram's pool outside
+    /// memory; with it inside, a swap-out frees only part of a frame). 1: exactly the room the
+    /// fault needs. Linux reclaims for a memory cgroup's limit at least SWAP_CLUSTER_MAX (32) pages at
     /// a time (`try_to_free_mem_cgroup_pages`: `nr_to_reclaim = max(nr_pages, SWAP_CLUSTER_MAX)`),
     /// so its usage swings between the limit and 32 pages under it; `mobmem kernel-check` runs so.
     #[serde(default = "d_reclaim_batch")]
@@ -263,7 +264,7 @@ pub const SIM_FIELDS: &[(&str, &str)] = &[
     ("anon_first_touch", "first touch of an anon page: zero (zero-filled, Linux) or swap (read from swap)"),
     (
         "reclaim_batch",
-        "pages one reclaim frees when a fault finds memory full (Linux's memory cgroup: 32, SWAP_CLUSTER_MAX)",
+        "frames one reclaim frees when a fault finds memory full (Linux's memory cgroup: 32 pages, SWAP_CLUSTER_MAX)",
     ),
     ("page_size", "page size in bytes"),
     ("cpu_ns_per_access", "CPU time per access in ns"),

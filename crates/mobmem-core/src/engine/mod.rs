@@ -418,8 +418,9 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// Nothing could be reclaimed for a fault on `page`: the OOM killer takes a process, or the run
-    /// is out of memory.
+    /// Nothing could be reclaimed for a fault on `page`. If the fault has its frame (the rest of a
+    /// reclaim batch, or a policy's extra reclaim such as 2Q's capped Am list) that is no error:
+    /// false. Otherwise the OOM killer takes a process, or the run is out of memory.
     #[cold]
     #[inline(never)]
     fn no_room(&mut self, page: PageId, index: usize) -> Result<bool> {

@@ -30,8 +30,15 @@
 //! Linux 5.9; `workingset_anon = false` restricts it to file pages). New pages enter the inactive
 //! list of their type (anon too, as since 5.9).
 //!
-//! Left out: batching (the kernel isolates 32 pages at a time and works in priority passes),
-//! watermarks and kswapd (mobmem reclaims one page when memory is full), cache_trim_mode and
+//! Known deviation: every page the engine inserts enters young, also the pages no fault mapped —
+//! those read around a swap fault, read ahead of a file fault, and parked pages put back. The
+//! kernel's are unmapped (swap cache, page cache) or mapped old (arm64's fault-around), so its first
+//! scan would not rotate them. Page traces read nothing around (the kernel check's runs included);
+//! the phones do.
+//!
+//! Left out: the order within a batch (the kernel isolates 32 pages at a time and works in priority
+//! passes; how many pages a fault reclaims is the engine's `reclaim_batch`), watermarks and kswapd
+//! (the system level's), cache_trim_mode and
 //! file_is_tiny, dirty-page write-out costs (the policy does not see dirtiness), shadow-entry
 //! reclaim (mobmem keeps every eviction age), per-cgroup and per-node LRUs.
 
