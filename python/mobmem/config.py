@@ -20,11 +20,12 @@ else:
 
 @cache
 def schema() -> dict[str, Any]:
-    """The core's schema: ``fields`` (name → {default, help}) and ``grid`` (the default policies
-    and memory sizes of a grid)."""
+    """The core's schema: ``fields`` (name → {default, help}), ``grid`` (the default policies
+    and memory sizes of a grid) and ``kernel`` (Linux constants the models take, e.g.
+    ``swap_cluster_max``)."""
     raw = json.loads(_core.sim_config_schema())
     fields = {f["name"]: {"default": f["default"], "help": f["help"]} for f in raw["fields"]}
-    return {"fields": fields, "grid": raw["grid"]}
+    return {"fields": fields, "grid": raw["grid"], "kernel": raw["kernel"]}
 
 
 def _top_fields() -> dict[str, dict[str, Any]]:

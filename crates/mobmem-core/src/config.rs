@@ -33,6 +33,11 @@ fn d_admission() -> String {
 fn d_true() -> bool {
     true
 }
+/// Linux's SWAP_CLUSTER_MAX (mm/vmscan.c): the pages one reclaim pass takes, and the least a memory
+/// cgroup at its limit reclaims (`try_to_free_mem_cgroup_pages`). linux-2q's scan batches, the
+/// phones' reclaim batch and `mobmem kernel-check`'s `reclaim_batch` are this.
+pub const SWAP_CLUSTER_MAX: u64 = 32;
+
 fn d_reclaim_batch() -> u64 {
     1
 }
@@ -291,7 +296,7 @@ pub const GRID_MEMORIES: &[&str] = &["5%", "10%", "15%", "20%", "25%"];
 
 /// The knobs of a page-level run (`fields`: name, default — JSON, `null` when absent means off
 /// or derived — and help, in `SIM_FIELDS` order; the tiers' own fields follow as `tiers.NAME`),
-/// and a grid's defaults (`grid`).
+/// a grid's defaults (`grid`), and the kernel's constants the models take (`kernel`).
 pub fn schema() -> serde_json::Value {
     let d = serde_json::to_value(SimConfig::default()).unwrap_or_default();
     let t = serde_json::to_value(TierConfig::default()).unwrap_or_default();
@@ -302,7 +307,11 @@ pub fn schema() -> serde_json::Value {
     for (name, v) in t.as_object().into_iter().flatten() {
         out.push(serde_json::json!({"name": format!("tiers.{name}"), "default": v, "help": ""}));
     }
-    serde_json::json!({"fields": out, "grid": {"policies": GRID_POLICIES, "memories": GRID_MEMORIES}})
+    serde_json::json!({
+        "fields": out,
+        "grid": {"policies": GRID_POLICIES, "memories": GRID_MEMORIES},
+        "kernel": {"swap_cluster_max": SWAP_CLUSTER_MAX},
+    })
 }
 
 /// A page size the models take: a power of two, at least 512 bytes (both ways in).

@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..config import schema
 from .host import CGROUP, Host, KernelCheckError
 
 #: The counters compared, kernel source → meaning.
@@ -53,8 +54,9 @@ COUNTERS = {
 #: zram's device size: virtual (only what is stored takes memory); larger than any checked program.
 ZRAM_BYTES = 8 << 30
 PAGE = 4096
-#: Pages the kernel reclaims at least when a charge finds the cgroup at its limit (mm/vmscan.c).
-SWAP_CLUSTER_MAX = 32
+#: Pages the kernel reclaims at least when a charge finds the cgroup at its limit (mm/vmscan.c),
+#: as the core defines it.
+SWAP_CLUSTER_MAX: int = schema()["kernel"]["swap_cluster_max"]
 
 
 @dataclass

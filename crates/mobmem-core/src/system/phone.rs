@@ -273,7 +273,7 @@ fn d_wsf() -> u64 {
     10
 }
 fn d_batch() -> u32 {
-    32
+    crate::config::SWAP_CLUSTER_MAX as u32
 }
 fn d_backlog() -> f64 {
     50.0
