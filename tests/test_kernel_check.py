@@ -252,12 +252,23 @@ def test_a_whole_check_on_a_fake_machine_builds_its_rows(fake: FakeHost) -> None
     assert "no page of the trace" in c.rows[0].note
     assert c.rows[0].kernel["major_faults"] == 0  # 3 under the limit, 3 without: none beyond
     assert c.capture_status == 0
-    # 8 KiB of mapped file charged: file pages replayed; 16 of the 59 trace pages charged (the
-    # peak less kernel memory and unmapped cache), the other 43, all file pages, held elsewhere.
+    # 8 KiB of mapped file charged, 2 of the trace's 54 file pages: the others are still held
+    # elsewhere, so the file pages stay out of the replay and the 2 are room the limit holds. One
+    # sample catching a few mapped pages does not turn the mapping around.
     fake.stat_extra = "mapped_file 8192\n"
     c = kernel_check(["true"], ["50%", 96 << 10], trace=trace, host=fake)
-    assert c.file_pages_replayed and c.offset_bytes == 65536 - 43 * 4096
-    assert [r.frames for r in c.rows] == [(65536 - c.offset_bytes) // 4096, (98304 - c.offset_bytes) // 4096]
+    assert not c.file_pages_replayed and c.offset_bytes == 65536 + 8192
+    assert [r.frames for r in c.rows] == [0, 6]
+    # 28 of the 54 charged, more than half: the file pages are replayed; 40 of the 59 trace pages
+    # charged (the peak less kernel memory and unmapped cache), the other 19, file pages, held
+    # elsewhere and given frames.
+    fake.stat_extra, fake.peak = f"mapped_file {28 * 4096}\n", 65536 + 40 * 4096
+    c = kernel_check(["true"], ["50%", 96 << 10], trace=trace, host=fake)
+    assert c.file_pages_replayed and c.offset_bytes == 65536 - 19 * 4096
+    assert [r.frames for r in c.rows] == [
+        (fake.peak // 2 - c.offset_bytes) // 4096,
+        (98304 - c.offset_bytes) // 4096,
+    ]
     assert c.rows[1].mobmem["swap_outs"] + c.rows[1].mobmem["refaults_file"] > 0
 
 
