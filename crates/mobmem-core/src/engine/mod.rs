@@ -215,7 +215,7 @@ impl<P: Policy> Engine<P> {
             self.parked_n -= 1;
             let a = Access { page: v, op: Op::Read, index, anon: true };
             self.policy.on_miss(&a);
-            self.policy.on_insert(&a);
+            self.policy.on_insert_unmapped(&a);
         }
     }
 
@@ -517,7 +517,7 @@ impl<P: Policy> Engine<P> {
             n += 1;
             let qa = Access { page: q, op: Op::Read, index: a.index, anon: true };
             self.policy.on_miss(&qa);
-            self.policy.on_insert(&qa);
+            self.policy.on_insert_unmapped(&qa);
         }
         self.pages.slots = Some(slots);
         n
@@ -543,7 +543,7 @@ impl<P: Policy> Engine<P> {
             n += 1;
             let qa = Access { page: q, op: Op::Read, index, anon: false };
             self.policy.on_miss(&qa);
-            self.policy.on_insert(&qa);
+            self.policy.on_insert_unmapped(&qa);
         }
         n
     }

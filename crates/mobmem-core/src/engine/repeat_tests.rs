@@ -29,6 +29,9 @@ impl<P: Policy> Policy for EveryHit<P> {
     fn on_insert(&mut self, a: &Access) {
         self.0.on_insert(a)
     }
+    fn on_insert_unmapped(&mut self, a: &Access) {
+        self.0.on_insert_unmapped(a)
+    }
     fn on_remove(&mut self, page: PageId) {
         self.0.on_remove(page)
     }

@@ -168,6 +168,14 @@ pub trait Policy: Sized + Send {
 
     fn on_insert(&mut self, a: &Access);
 
+    /// A page that enters memory with no fault mapping it: read around a swap fault, read ahead of
+    /// a file fault, or a parked page put back. As `on_insert` unless the policy tells them apart
+    /// (linux-2q: such a page is not young, as the kernel's are unmapped or mapped old).
+    #[inline(always)]
+    fn on_insert_unmapped(&mut self, a: &Access) {
+        self.on_insert(a)
+    }
+
     fn on_remove(&mut self, page: PageId);
 }
 
