@@ -30,11 +30,16 @@
 //! Linux 5.9; `workingset_anon = false` restricts it to file pages). New pages enter the inactive
 //! list of their type (anon too, as since 5.9).
 //!
-//! Known deviation: every page the engine inserts enters young, also the pages no fault mapped —
-//! those read around a swap fault, read ahead of a file fault, and parked pages put back. The
-//! kernel's are unmapped (swap cache, page cache) or mapped old (arm64's fault-around), so its first
-//! scan would not rotate them. Page traces read nothing around (the kernel check's runs included);
-//! the phones do.
+//! A page no fault mapped — read around a swap fault, read ahead of a file fault, a parked page
+//! put back — enters not young (`on_insert_unmapped`): the kernel's are unmapped (swap cache,
+//! page cache) or mapped old (arm64's fault-around), so its first scan does not keep them.
+//!
+//! Refaults deactivate (`prepare_scan_control`, Linux ≥ 5.5): a reclaim that begins after refaults
+//! of a type were activated scans that type's active list beside its inactive one, `active /
+//! inactive` active pages per inactive page, however long the inactive list is ("when refaults
+//! are being observed, it means a new workingset is being established. Deactivate to get rid of
+//! any stale active pages quickly"); `refault_deactivation = false` leaves only `inactive_is_low`.
+//! A reclaim begins at the first victim after a page was inserted.
 //!
 //! Left out: the order within a batch (the kernel isolates 32 pages at a time and works in priority
 //! passes; how many pages a fault reclaims is the engine's `reclaim_batch`), watermarks and kswapd
@@ -57,11 +62,15 @@ pub struct Params {
     pub workingset: bool,
     /// Apply it to anon refaults too (Linux ≥ 5.9).
     pub workingset_anon: bool,
+    /// A reclaim that follows refaults of a type deactivates that type's active pages in
+    /// proportion to its scan of the inactive list, however long the inactive list is (Linux ≥ 5.5:
+    /// "when refaults are being observed, it means a new workingset is being established").
+    pub refault_deactivation: bool,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { swappiness: 60, workingset: true, workingset_anon: true }
+        Params { swappiness: 60, workingset: true, workingset_anon: true, refault_deactivation: true }
     }
 }
 
@@ -96,6 +105,16 @@ pub struct Linux2q {
     p: Params,
     /// Where the page being faulted in goes.
     pending: usize,
+    /// Refaults activated, per type (WORKINGSET_ACTIVATE_ANON, _FILE), and their count when the
+    /// last reclaim began (the kernel's snapshot at the end of a reclaim: none come during one).
+    activations: [u64; 2],
+    snapshot: [u64; 2],
+    /// Whether this reclaim deactivates each type's active pages (`may_deactivate`), and what is
+    /// owed of that: active pages per inactive page scanned, in units of the inactive list's length.
+    may_deactivate: [bool; 2],
+    deactivation_credit: [usize; 2],
+    /// A page was inserted since the last victim: the next victim begins a reclaim.
+    new_reclaim: bool,
 }
 
 impl Linux2q {
@@ -196,15 +215,43 @@ impl Linux2q {
         let mut budget = self.lists[active].len;
         while budget > 0 && self.lists[inactive].len * self.inactive_ratio < self.lists[active].len {
             budget -= 1;
-            let t = self.lists[active].tail;
-            let f = self.flags[t as usize];
-            self.flags[t as usize] &= !YOUNG;
-            self.take(t);
-            if f & YOUNG != 0 && file && f & EXEC != 0 {
-                self.put(active, t);
-            } else {
-                self.put(inactive, t);
-            }
+            self.deactivate_tail(file);
+        }
+    }
+
+    /// `shrink_active_list` on the active tail: its access bit is cleared and it goes to the
+    /// inactive head, unless it is a referenced executable file page, which stays active.
+    fn deactivate_tail(&mut self, file: bool) {
+        let (inactive, active) = (2 * file as usize, 2 * file as usize + 1);
+        let t = self.lists[active].tail;
+        if t == NIL {
+            return;
+        }
+        let f = self.flags[t as usize];
+        self.flags[t as usize] &= !YOUNG;
+        self.take(t);
+        if f & YOUNG != 0 && file && f & EXEC != 0 {
+            self.put(active, t);
+        } else {
+            self.put(inactive, t);
+        }
+    }
+
+    /// After refaults (`may_deactivate`), the kernel scans the active list beside the inactive
+    /// one, each `(len >> priority)` pages: per inactive page scanned, `active / inactive` active
+    /// pages are deactivated.
+    fn deactivate_in_proportion(&mut self, file: bool) {
+        let t = file as usize;
+        if !self.may_deactivate[t] {
+            return;
+        }
+        let (inactive, active) = (self.lists[2 * t].len.max(1), self.lists[2 * t + 1].len);
+        self.deactivation_credit[t] += active;
+        let mut n = self.deactivation_credit[t] / inactive;
+        self.deactivation_credit[t] %= inactive;
+        while n > 0 {
+            n -= 1;
+            self.deactivate_tail(file);
         }
     }
 
@@ -215,6 +262,7 @@ impl Linux2q {
         while budget > 0 {
             budget -= 1;
             self.balance(file);
+            self.deactivate_in_proportion(file);
             let mut t = self.lists[inactive].tail;
             if t == NIL {
                 // Every active page was a referenced executable one: the next pass finds its bit
@@ -288,6 +336,11 @@ impl Policy for Linux2q {
             inactive_ratio,
             p,
             pending: INACTIVE_FILE,
+            activations: [0; 2],
+            snapshot: [0; 2],
+            may_deactivate: [false; 2],
+            deactivation_credit: [0; 2],
+            new_reclaim: true,
         })
     }
 
@@ -322,6 +375,15 @@ impl Policy for Linux2q {
     }
 
     fn select_victim(&mut self, ctx: &ReclaimCtx) -> Option<PageId> {
+        if self.new_reclaim {
+            // A reclaim begins (prepare_scan_control): refaults activated since the last one
+            // allow deactivation whatever the inactive list's length.
+            self.new_reclaim = false;
+            for t in 0..2 {
+                self.may_deactivate[t] = self.p.refault_deactivation && self.activations[t] != self.snapshot[t];
+                self.snapshot[t] = self.activations[t];
+            }
+        }
         // No swap space: file first (get_scan_count's SCAN_FILE); anon only if no file page goes.
         let file = ctx.swap_full() || self.scan_file();
         self.scan(file, ctx).or_else(|| self.scan(!file, ctx))
@@ -331,6 +393,17 @@ impl Policy for Linux2q {
         self.flags[a.page as usize] = YOUNG | if a.op == Op::Instr { EXEC } else { 0 };
         let l = self.pending;
         self.put(l, a.page);
+        // Counted after the reclaim this fault made room with, as the kernel charges a page before
+        // workingset_refault activates it.
+        self.activations[l / 2] += (l & 1) as u64;
+        self.new_reclaim = true;
+    }
+
+    /// No fault mapped it: the kernel's swap read-ahead and page-cache read-ahead pages have no
+    /// page-table entry, and arm64 maps fault-around pages old; so the first scan does not keep it.
+    fn on_insert_unmapped(&mut self, a: &Access) {
+        self.on_insert(a);
+        self.flags[a.page as usize] &= !YOUNG;
     }
 
     fn on_remove(&mut self, page: PageId) {
@@ -402,6 +475,48 @@ mod tests {
         s.p.on_insert(&acc(5, R, true));
         assert_eq!(s.p.scan(false, &ReclaimCtx::ANY), Some(5));
         assert_eq!(s.p.on[1], ACTIVE_ANON as u8);
+    }
+
+    #[test]
+    fn a_reclaim_after_refaults_deactivates_in_proportion() {
+        // prepare_scan_control: refaults activated since the last reclaim let this one deactivate
+        // active pages although the inactive list is not low. Active 0 1, inactive 2..7 (none
+        // young); the first reclaim takes 2 and deactivates nothing.
+        let run = |refault_deactivation: bool| {
+            let mut s = sim::<Linux2q>(10, 8, Params { refault_deactivation, ..Params::default() });
+            for p in 0..8 {
+                s.p.put(if p < 2 { ACTIVE_ANON } else { INACTIVE_ANON }, p);
+            }
+            assert_eq!(s.p.select_victim(&ReclaimCtx::ANY), Some(2));
+            assert_eq!(s.p.lens(), [5, 2, 0, 0]);
+            // 2 faults back at once: within the workingset, activated (active 3, inactive 5).
+            s.p.on_miss(&acc(2, R, true));
+            s.p.on_insert(&acc(2, R, true));
+            assert_eq!(s.p.lens(), [5, 3, 0, 0]);
+            // The next reclaim takes two pages: per inactive page scanned, 3/5 then 3/4 of an
+            // active page is owed, so one is deactivated before the second victim.
+            let victims = [s.p.select_victim(&ReclaimCtx::ANY), s.p.select_victim(&ReclaimCtx::ANY)];
+            (victims, s.p.lens())
+        };
+        assert_eq!(run(true), ([Some(3), Some(4)], [4, 2, 0, 0]));
+        assert_eq!(run(false), ([Some(3), Some(4)], [3, 3, 0, 0]));
+    }
+
+    #[test]
+    fn a_page_no_fault_mapped_is_not_young() {
+        // 0 mapped by a fault, 1 read around it: the scan keeps 0 once (young) and takes 1. Both
+        // mapped by faults: both kept once, then 0 goes.
+        let space = crate::trace::PageSpace { pages: 4, kinds: None, future: None };
+        let setup = PolicySetup::new(2, space, Default::default());
+        let a = |page| Access { page, op: R, index: 0, anon: true };
+        let mut p = Linux2q::new(&setup, Params::default()).unwrap();
+        p.on_insert(&a(0));
+        p.on_insert_unmapped(&a(1));
+        assert_eq!(p.select_victim(&ReclaimCtx::ANY), Some(1));
+        let mut p = Linux2q::new(&setup, Params::default()).unwrap();
+        p.on_insert(&a(0));
+        p.on_insert(&a(1));
+        assert_eq!(p.select_victim(&ReclaimCtx::ANY), Some(0));
     }
 
     #[test]
