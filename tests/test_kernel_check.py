@@ -315,6 +315,26 @@ def test_the_prediction_reclaims_a_cgroup_batch_at_a_time() -> None:
     assert (one.meters["swap_outs"], one.meters["swap_ins"]) == (4, 0)
 
 
+def test_the_prediction_sees_touches_through_the_tlb_as_x86_does(fake: FakeHost) -> None:
+    # 41 pages written at 40 frames: the reclaim rotates all 40 once (young from their faults,
+    # bits cleared) and takes 0–31. 32–35 are touched again, then 32 new pages make the next
+    # reclaim reach them: with their bits set again they are activated and stay (no swap-in when
+    # touched a third time); through a TLB that still caches them (x86 clears the bit without a
+    # flush) they look untouched and go: 4 swap-ins. A one-entry TLB lost them: as without one.
+    from mobmem import Trace
+    from mobmem.kernel.check import MAX_TLB_ENTRIES, PAGE, predict
+
+    hot = [32, 33, 34, 35]
+    pages = list(range(41)) + hot + list(range(41, 73)) + hot
+    trace = Trace.from_pages(pages, ["w"] * len(pages)).with_kinds_from_writes()
+    swap_ins = [predict(trace, 40 * PAGE, 0, "zram", 60, tlb_entries=k)[1]["swap_ins"] for k in (0, 4096, 1)]
+    assert swap_ins == [0, 4, 0]
+    # An impossible TLB is refused before anything is set up.
+    with pytest.raises(KernelCheckError, match="tlb-entries"):
+        kernel_check(["true"], ["50%"], host=fake, trace=trace, tlb_entries=MAX_TLB_ENTRIES + 1)
+    assert not fake.cgroup.exists()
+
+
 def test_restore_undoes_what_a_killed_check_left(fake: FakeHost) -> None:
     fake.zram_on("lz4", 1 << 30)
     fake.mkdir(fake.cgroup)

@@ -72,6 +72,27 @@ def program(p: dict, work: Path) -> list[str] | None:
     return [a.format(**subst) for a in cmd]
 
 
+def tlb_reach(work: Path) -> tuple[int, list[str]]:
+    """The TLB's reach in 4 KiB translations, measured (progs/tlbreach.c): the most pages a pointer
+    chase goes through at most 25% slower per access than through 1,024 pages (past any first-level
+    TLB); beyond it each access walks the page table. With the lines it measured."""
+    exe = work / "tlbreach"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(HERE / "progs" / "tlbreach.c")], check=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    rows = [(int(n), float(a), float(b)) for n, a, b in (line.split() for line in out.splitlines())]
+    base = rows[0][1]
+    reach = rows[0][0]
+    for n, ns, _ in rows:
+        if ns > 1.25 * base:
+            break
+        reach = n
+    lines = [
+        f"{n:>6} pages: {ns:.2f} ns per access ({packed:.2f} packed in {max(1, n // 64)} pages)"
+        for n, ns, packed in rows
+    ]
+    return reach, lines
+
+
 def cell(row: dict, name: str) -> str:
     d = relative_difference(row["kernel"][name], row["mobmem"][name])
     mark = " *" if d is not None and abs(d) > GOAL else ""
@@ -87,6 +108,8 @@ def both_out_of_memory(row: dict) -> bool:
 def report(checks: list[dict]) -> str:
     """The table as docs/CALIBRATION.md shows it, from the checks (a run's or its JSON)."""
     lines, rows, compared = [], [], []
+    tlbs = sorted({c.get("tlb_entries", 0) for c in checks})
+    lines.append(f"linux-2q with a TLB of {', '.join(num(t) for t in tlbs)} translations (0: none)")
     for c in checks:
         u = c["unlimited"]
         lines.append(
@@ -138,6 +161,8 @@ def main() -> int:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="mobmem-calibrate-") as tmp:
         work = Path(tmp)
+        tlb, measured = tlb_reach(work)
+        print("\n".join(["TLB reach (progs/tlbreach.c):", *measured, f"-> {tlb} translations"]), flush=True)
         for p in programs:
             cmd = program(p, work)
             if cmd is None:
@@ -146,7 +171,7 @@ def main() -> int:
             if status != 0:
                 print(f"{p['name']}: the captured run failed (exit status {status})", file=sys.stderr)
             for swap in ("zram", "none"):
-                c = kernel_check(cmd, p["limits"], swap=swap, trace=trace, cwd=tmp)
+                c = kernel_check(cmd, p["limits"], swap=swap, trace=trace, cwd=tmp, tlb_entries=tlb)
                 checks.append({"name": p["name"], **asdict(c)})
                 print(f"{p['name']} {swap}: done", file=sys.stderr, flush=True)
     print(report(checks))

@@ -310,7 +310,7 @@ pub fn schema() -> serde_json::Value {
     serde_json::json!({
         "fields": out,
         "grid": {"policies": GRID_POLICIES, "memories": GRID_MEMORIES},
-        "kernel": {"swap_cluster_max": SWAP_CLUSTER_MAX},
+        "kernel": {"swap_cluster_max": SWAP_CLUSTER_MAX, "max_tlb_entries": crate::policy::MAX_TLB_ENTRIES},
     })
 }
 

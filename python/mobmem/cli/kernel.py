@@ -29,7 +29,8 @@ def render_check(c: Any) -> str:
     u = c.unlimited
     lines = [
         f"{' '.join(c.cmd)}: swap {c.swap}{f' ({c.comp})' if c.comp else ''}, swappiness {c.swappiness},"
-        f" page-cluster {c.page_cluster} (zram reads no neighbours)",
+        f" page-cluster {c.page_cluster} (zram reads no neighbours),"
+        f" {f'TLB of {num(c.tlb_entries)} translations' if c.tlb_entries else 'no TLB'}",
         f"unlimited run: peak charge {num(u.peak_bytes // 1024)} KiB (kernel memory {num(u.kmem_peak_bytes // 1024)} KiB),"
         f" {num(u.counters['major_faults'])} major faults, page cache charged {num(u.cache_bytes // 1024)} KiB;"
         f" trace {num(c.trace_pages)} pages ({num(c.trace_file_pages)} file"
@@ -62,7 +63,15 @@ def cmd_kernel_check(args: argparse.Namespace) -> int:
     limits = list(args.limit)
     if args.swappiness is not None and not 0 <= args.swappiness <= 200:
         raise KernelCheckError(f"--swappiness {args.swappiness}: 0–200")
-    c = kernel_check(cmd, limits, swap=args.swap, comp=args.comp, swappiness=args.swappiness, host=host)
+    c = kernel_check(
+        cmd,
+        limits,
+        swap=args.swap,
+        comp=args.comp,
+        swappiness=args.swappiness,
+        host=host,
+        tlb_entries=args.tlb_entries,
+    )
     if args.json:
         sys.stdout.write(c.to_json() + "\n")
     else:
@@ -88,6 +97,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--comp", default="lz4", help="zram's compressor (default: lz4; lzo-rle, …)")
     p.add_argument(
         "--swappiness", type=int, default=60, help="the cgroup's and linux-2q's swappiness (default: 60)"
+    )
+    p.add_argument(
+        "--tlb-entries",
+        type=int,
+        default=0,
+        help="translations the CPU's TLB caches: x86 sets a page's accessed bit only when it misses"
+        " the TLB (bench/kernel/calibrate.py measures it); 0: every touch sets it (default: 0)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--restore", action="store_true", help="undo what a killed check left (its cgroup, zram0)")

@@ -61,6 +61,8 @@ PAGE = 4096
 #: Pages the kernel reclaims at least when a charge finds the cgroup at its limit (mm/vmscan.c),
 #: as the core defines it.
 SWAP_CLUSTER_MAX: int = schema()["kernel"]["swap_cluster_max"]
+#: The most TLB translations linux-2q takes, as the core defines it.
+MAX_TLB_ENTRIES: int = schema()["kernel"]["max_tlb_entries"]
 
 
 @dataclass
@@ -133,6 +135,8 @@ class Check:
     swap: str
     comp: str | None
     swappiness: int
+    #: The TLB's translations the prediction assumed (0: every touch sets the accessed bit).
+    tlb_entries: int
     #: vm.page-cluster as the kernel had it; zram reads no neighbours whatever it says, and mobmem's
     #: page-level runs read none either.
     page_cluster: int | None
@@ -369,9 +373,16 @@ def file_pages(trace: Any) -> int:
 
 
 def predict(
-    trace: Any, limit: int, offset: int, swap: str, swappiness: int, devices: str | None = None
+    trace: Any,
+    limit: int,
+    offset: int,
+    swap: str,
+    swappiness: int,
+    devices: str | None = None,
+    tlb_entries: int = 0,
 ) -> tuple[int, dict[str, int]]:
-    """mobmem's counters for `trace` at `limit` bytes: the frames the limit maps to, and the run's."""
+    """mobmem's counters for `trace` at `limit` bytes: the frames the limit maps to, and the run's.
+    `tlb_entries`: the CPU's TLB as x86's accessed bit sees it (linux-2q's `tlb_entries`)."""
     from ..api import simulate
 
     frames = (limit - offset) // PAGE
@@ -382,7 +393,7 @@ def predict(
         )
     cfg: dict[str, Any] = {
         "policy": "linux-2q",
-        "params": {"swappiness": swappiness},
+        "params": {"swappiness": swappiness, "tlb_entries": tlb_entries},
         "memory": str(frames),
         "swap": "zram-lz4",
         "zram_in_memory": False,
@@ -403,6 +414,7 @@ def kernel_check(
     host: Host | None = None,
     trace: Any = None,
     cwd: str | None = None,
+    tlb_entries: int = 0,
 ) -> Check:
     """The whole check: the kernel's runs, the capture (unless `trace` is given), the predictions."""
     from ..capture import capture
@@ -410,6 +422,8 @@ def kernel_check(
 
     if swap not in ("zram", "none"):
         raise KernelCheckError(f"--swap {swap!r}: zram or none")
+    if not 0 <= tlb_entries <= MAX_TLB_ENTRIES:
+        raise KernelCheckError(f"--tlb-entries {tlb_entries}: 0 (none) to {MAX_TLB_ENTRIES}")
     if not cmd:
         raise KernelCheckError("no command given (mobmem kernel-check --limit 64MiB -- CMD ARGS…)")
     host = host or Host()
@@ -438,7 +452,7 @@ def kernel_check(
         elif run.exit_status != 0:
             note = f"the program failed under the limit (exit status {run.exit_status})"
         try:
-            frames, mine = predict(sim, run.limit_bytes, offset, swap, swappiness)
+            frames, mine = predict(sim, run.limit_bytes, offset, swap, swappiness, tlb_entries=tlb_entries)
         except MobmemError as e:  # an out-of-memory run is an answer too: say it in the row
             frames, mine = max(0, (run.limit_bytes - offset) // PAGE), dict.fromkeys(COUNTERS, 0)
             note = (note + "; " if note else "") + f"mobmem: {e}"
@@ -451,6 +465,7 @@ def kernel_check(
         swap=swap,
         comp=comp if swap == "zram" else None,
         swappiness=swappiness,
+        tlb_entries=tlb_entries,
         page_cluster=host.page_cluster(),
         trace_pages=trace.num_pages,
         trace_file_pages=n_file,

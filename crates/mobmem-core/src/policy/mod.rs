@@ -14,6 +14,8 @@ pub mod lru;
 pub mod mglru;
 pub mod opt;
 pub mod spo_clock;
+mod tlb;
+pub use tlb::MAX_ENTRIES as MAX_TLB_ENTRIES;
 pub mod twoq;
 
 pub use list::{Links, List, NIL};
