@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static double chase(char *buf, size_t n, size_t stride) {
@@ -39,8 +40,9 @@ static double chase(char *buf, size_t n, size_t stride) {
 int main(void) {
     static const size_t ns[] = {1024, 1536, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 8192, 12288, 16384};
     size_t max = 16384;
-    char *buf = aligned_alloc(4096, max * 4096);
-    if (!buf) return 2;
+    char *buf = mmap(0, max * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED) return 2;
+    madvise(buf, max * 4096, MADV_NOHUGEPAGE); /* 4 KiB translations, whatever THP is set to */
     for (size_t i = 0; i < max * 4096; i += 64) buf[i] = 0;
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
         printf("%zu %.3f %.3f\n", ns[k], chase(buf, ns[k], 4096), chase(buf, ns[k], 64));

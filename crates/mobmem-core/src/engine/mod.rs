@@ -203,19 +203,25 @@ impl<P: Policy> Engine<P> {
         f(&mut self.owners);
         let list = std::mem::take(&mut self.parked_list);
         for &v in &list {
-            self.unpark(v, index);
+            self.unpark(v, index, false);
         }
         self.parked_list = list;
         self.parked_list.clear();
     }
 
+    /// A parked page back on the policy's lists: `touched` when an access brought it back (the
+    /// touch sets its accessed bit), not when the admission may now decide otherwise.
     #[cold]
-    fn unpark(&mut self, v: PageId, index: usize) {
+    fn unpark(&mut self, v: PageId, index: usize, touched: bool) {
         if std::mem::take(&mut self.parked[v as usize]) {
             self.parked_n -= 1;
             let a = Access { page: v, op: Op::Read, index, anon: true };
             self.policy.on_miss(&a);
-            self.policy.on_insert_unmapped(&a);
+            if touched {
+                self.policy.on_insert(&a);
+            } else {
+                self.policy.on_insert_unmapped(&a);
+            }
         }
     }
 
@@ -561,7 +567,7 @@ impl<P: Policy> Engine<P> {
             }
             if self.parked.get(page as usize).copied().unwrap_or(false) {
                 // A parked page is touched: back on the policy's lists, as a page just brought in.
-                self.unpark(page, index);
+                self.unpark(page, index, true);
             } else if !self.hidden(a.anon) {
                 self.policy.on_hit(&a);
             }

@@ -39,8 +39,17 @@ impl<P: Policy> Policy for EveryHit<P> {
 
 /// The meters, or the error (a swap area too small runs out of memory: at the same access both ways).
 fn replay<Q: Policy>(t: &Trace, frames: usize, swap_cap: u64) -> std::result::Result<Meters, String> {
+    replay_with::<Q>(t, frames, swap_cap, Q::Params::default())
+}
+
+fn replay_with<Q: Policy>(
+    t: &Trace,
+    frames: usize,
+    swap_cap: u64,
+    p: Q::Params,
+) -> std::result::Result<Meters, String> {
     let setup = PolicySetup::new(frames, t.space(), IoCosts::default());
-    let policy = Q::new(&setup, Q::Params::default()).map_err(|e| e.to_string())?;
+    let policy = Q::new(&setup, p).map_err(|e| e.to_string())?;
     let mut e = Engine::new(policy, t.space(), frames, swap_cap, false);
     e.replay(t).map_err(|e| e.to_string())?;
     Ok(e.into_meters())
@@ -81,6 +90,23 @@ fn merged_repeats_leave_every_meter_as_it_was() {
             }
         }
         assert_eq!(merging, 4 * (policy::NAMES.len() - 1), "every policy but opt merges");
+    }
+}
+
+#[test]
+fn merged_repeats_with_a_tlb_leave_every_meter_as_it_was() {
+    // linux-2q's TLB (x86's accessed bit): a repeated touch goes through the translation the
+    // touch before cached, and changes nothing either.
+    use crate::policy::linux_2q::{Linux2q, Params};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+    let t = read_trace(&dir.join("sqlite_60k.txt.zst"), &ReadOptions::default()).unwrap();
+    for tlb_entries in [1, 8, 64] {
+        for frames in [t.num_pages() / 10, t.num_pages() / 3] {
+            let p = || Params { tlb_entries, ..Params::default() };
+            let merged = replay_with::<Linux2q>(&t, frames, u64::MAX, p());
+            let every = replay_with::<EveryHit<Linux2q>>(&t, frames, u64::MAX, p());
+            assert_eq!(merged, every, "TLB of {tlb_entries}, {frames} frames");
+        }
     }
 }
 

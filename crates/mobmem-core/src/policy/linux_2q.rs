@@ -396,6 +396,7 @@ impl Policy for Linux2q {
             // A reclaim begins (prepare_scan_control): refaults activated since the last one
             // allow deactivation whatever the inactive list's length.
             self.new_reclaim = false;
+            self.deactivation_credit = [0; 2];
             for t in 0..2 {
                 self.may_deactivate[t] = self.p.refault_deactivation && self.activations[t] != self.snapshot[t];
                 self.snapshot[t] = self.activations[t];

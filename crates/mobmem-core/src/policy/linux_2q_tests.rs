@@ -80,10 +80,18 @@ fn a_reclaim_after_refaults_deactivates_in_proportion() {
         // The next reclaim takes two pages: per inactive page scanned, 3/5 then 3/4 of an
         // active page is owed, so one is deactivated before the second victim.
         let victims = [s.p.select_victim(&ReclaimCtx::ANY), s.p.select_victim(&ReclaimCtx::ANY)];
-        (victims, s.p.lens())
+        let after_refault = s.p.lens();
+        // A new page, no refault: the reclaim it makes sees no refault since the last one and
+        // deactivates nothing (the snapshot), though more is owed by the ratio.
+        s.p.on_miss(&acc(8, R, true));
+        s.p.on_insert(&acc(8, R, true));
+        let before = s.p.lens();
+        s.p.select_victim(&ReclaimCtx::ANY);
+        s.p.select_victim(&ReclaimCtx::ANY);
+        (victims, after_refault, before[1] - s.p.lens()[1])
     };
-    assert_eq!(run(true), ([Some(3), Some(4)], [4, 2, 0, 0]));
-    assert_eq!(run(false), ([Some(3), Some(4)], [3, 3, 0, 0]));
+    assert_eq!(run(true), ([Some(3), Some(4)], [4, 2, 0, 0], 0));
+    assert_eq!(run(false), ([Some(3), Some(4)], [3, 3, 0, 0], 0));
 }
 
 #[test]
@@ -113,12 +121,17 @@ fn a_page_no_fault_mapped_is_not_young() {
     let setup = PolicySetup::new(2, space, Default::default());
     let a = |page| Access { page, op: R, index: 0, anon: true };
     let mut p = Linux2q::new(&setup, Params::default()).unwrap();
+    p.on_miss(&a(0));
     p.on_insert(&a(0));
+    p.on_miss(&a(1));
     p.on_insert_unmapped(&a(1));
+    assert_eq!(p.lens(), [2, 0, 0, 0]);
     assert_eq!(p.select_victim(&ReclaimCtx::ANY), Some(1));
     let mut p = Linux2q::new(&setup, Params::default()).unwrap();
-    p.on_insert(&a(0));
-    p.on_insert(&a(1));
+    for page in [0, 1] {
+        p.on_miss(&a(page));
+        p.on_insert(&a(page));
+    }
     assert_eq!(p.select_victim(&ReclaimCtx::ANY), Some(0));
 }
 

@@ -72,7 +72,8 @@ impl Tlb {
             }
             self.slots[s] = p;
             self.slot_of[p as usize] = s as u32;
-            flags[p as usize] = (flags[p as usize] | IN_TLB) & !TLB_USED;
+            // The walk's touch used the entry: a repeated touch changes nothing.
+            flags[p as usize] |= IN_TLB | TLB_USED;
             return;
         }
     }
@@ -89,10 +90,13 @@ mod tests {
         assert!(t.touch(&mut flags, 0), "first touch walks");
         assert!(!t.touch(&mut flags, 0), "then it is cached");
         assert!(t.touch(&mut flags, 1));
-        // 2 replaces the first entry the hand finds unused: 0 was used (its bit is cleared and the
-        // hand moves on), 1 was not.
+        // 2 replaces the first entry the hand finds unused: both were used (the hand clears their
+        // bits), then 0 goes; 1 is used again first.
+        assert!(!t.touch(&mut flags, 1));
         assert!(t.touch(&mut flags, 2));
-        assert_eq!(flags[1] & IN_TLB, 0);
+        assert_eq!(flags[0] & IN_TLB, 0);
+        assert!(t.touch(&mut flags, 0), "0 was replaced: a walk again");
+        assert_eq!(flags[1] & IN_TLB, 0, "0's walk replaced 1");
         assert!(!t.touch(&mut flags, 0));
         assert!(t.touch(&mut flags, 1), "1 was replaced: a walk again");
         // Unmapping a page clears its flags: its entry is flushed, and its next touch walks.
