@@ -206,6 +206,10 @@ def test_config_is_the_cores_schema_and_runs_the_same_as_keywords(sqlite_slice):
     # The defaults a run echoes are the schema's.
     d = mobmem.simulate(sqlite_slice)
     assert (d.policy, d.memory, d.config["page_size"]) == ("clock", "10%", fields["page_size"]["default"])
+    # Every knob is echoed, as given or as what it resolved to: a new knob needs no Python edit.
+    assert {k for k in fields if "." not in k} <= set(d.config)
+    e = mobmem.simulate(sqlite_slice, page_cluster=2, reclaim_batch=8, swap="emmc-inand", memory=8)
+    assert (e.config["page_cluster"], e.config["swap"]["name"], e.config["swap_size"]) == (2, "emmc-inand", None)
     df = mobmem.grid(sqlite_slice, policies="lru,clock", memories=[8, 16], frame=True, swap="zram-lz4")
     assert list(df.policy) == ["lru", "lru", "clock", "clock"] and len(df) == 4
     assert df.faults.gt(0).all()

@@ -12,6 +12,7 @@ pub mod error;
 pub mod limits;
 pub mod meters;
 pub mod mrc;
+pub mod plan;
 pub mod policy;
 pub mod swap;
 pub mod system;

@@ -186,9 +186,11 @@ impl Meters {
     pub fn finish(&mut self, swap: &Device, storage: &Device, page_size: u64, cpu_ns_per_access: f64) {
         // Device figures are per 4 KiB; `Device` scales them to the page size.
         self.file_reads = self.cold_file + self.file_rereads;
+        // Pages read around a swap fault (`page_cluster`) are charged as page reads too.
+        let swap_reads = self.swap_ins + self.swap_readahead - self.backing_reads;
         self.io = IoTime {
             // Swap-ins read back from zram's backing device are timed there (`add_backing`).
-            swap_read_ns: (self.swap_ins - self.backing_reads) as f64 * swap.read_time_ns(1, page_size),
+            swap_read_ns: swap_reads as f64 * swap.read_time_ns(1, page_size),
             swap_write_ns: self.swap_outs as f64 * swap.write_time_ns(1, page_size),
             file_read_ns: self.file_reads as f64 * storage.read_time_ns(1, page_size),
             file_write_ns: self.write_backs as f64 * storage.write_time_ns(1, page_size),
@@ -201,7 +203,7 @@ impl Meters {
         self.cpu_ns = self.accesses as f64 * cpu_ns_per_access;
         self.sim_time_ns = self.cpu_ns + self.memory_ns + self.io.total_ns;
         self.energy = Energy {
-            swap_read_j: swap.read_j(self.swap_ins - self.backing_reads, page_size),
+            swap_read_j: swap.read_j(swap_reads, page_size),
             swap_write_j: swap.write_j(self.swap_outs, page_size),
             file_read_j: storage.read_j(self.file_reads, page_size),
             file_write_j: storage.write_j(self.write_backs, page_size),
@@ -229,48 +231,10 @@ impl Meters {
     }
 }
 
-/// The configuration a run actually used, with defaults filled in.
-#[derive(Debug, Clone, Serialize)]
-pub struct ResolvedConfig {
-    pub policy: String,
-    pub params: serde_json::Value,
-    pub memory: String,
-    pub frames: u64,
-    pub page_size: u64,
-    pub swap: Device,
-    pub storage: Device,
-    /// Swap capacity in pages; None = unlimited.
-    pub swap_pages: Option<u64>,
-    pub swap_admission: String,
-    /// The admission's parameters, defaults filled in.
-    pub swap_admission_params: serde_json::Value,
-    /// Whether swap-ins kept their swap copy (the `swap_cache` setting resolved on the device).
-    pub swap_cache: bool,
-    pub zram_in_memory: bool,
-    pub anon_first_touch: crate::config::AnonFirstTouch,
-    pub reclaim_batch: u64,
-    pub cpu_ns_per_access: f64,
-    pub direct_read: bool,
-    pub energy_duration_s: Option<f64>,
-    pub tiers: Option<ResolvedTiers>,
-}
-
-/// The tiers a run used.
-#[derive(Debug, Clone, Serialize)]
-pub struct ResolvedTiers {
-    pub pcm_share: f64,
-    pub dram_frames: u64,
-    pub pcm_frames: u64,
-    pub access_bytes: u64,
-    pub promote_on_hit: bool,
-    pub dram: crate::device::TierModel,
-    pub pcm: crate::device::TierModel,
-}
-
 /// One run's result record.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResult {
-    pub config: ResolvedConfig,
+    pub config: crate::plan::ResolvedConfig,
     pub trace: TraceStats,
     pub meters: Meters,
     /// The swap area's energy by the DR. Swap paper's model, when the swap device names one

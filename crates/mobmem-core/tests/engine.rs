@@ -192,7 +192,7 @@ fn grid_runs_in_order_and_in_parallel() {
     let out = mobmem_core::simulate_grid(&t, &stats, &cfgs, &Catalog::builtin(), 2);
     for (c, r) in cfgs.iter().zip(&out) {
         let r = r.as_ref().unwrap();
-        assert_eq!((&r.config.policy, r.config.frames), (&c.policy, c.memory.to_pages(4096, 0)));
+        assert_eq!((&r.config.given.policy, r.config.frames), (&c.policy, c.memory.to_pages(4096, 0)));
         assert_eq!(r.meters, run(&t, &c.policy, r.config.frames).meters);
     }
 }
@@ -327,7 +327,7 @@ fn a_zram_pool_outside_memory_takes_no_frames() {
         inside.meters.swap_outs,
         outside.meters.swap_outs
     );
-    assert!(!outside.config.zram_in_memory);
+    assert!(!outside.config.given.zram_in_memory);
 }
 
 #[test]
@@ -347,10 +347,10 @@ fn a_reclaim_batch_frees_that_many_pages_when_memory_is_full() {
     let t = trace(&acc);
     let one = run(&t, "lru", 4);
     assert_eq!((one.meters.swap_outs, one.meters.swap_ins), (1, 0));
-    assert_eq!(one.config.reclaim_batch, 1);
+    assert_eq!(one.config.given.reclaim_batch, 1);
     let three = run_cfg(&t, "lru", 4, |c| c.reclaim_batch = 3);
     assert_eq!((three.meters.swap_outs, three.meters.swap_ins), (3, 2));
-    assert_eq!(three.config.reclaim_batch, 3);
+    assert_eq!(three.config.given.reclaim_batch, 3);
     // 2 and 3 came back into the two frames the batch left free: no more reclaim.
     assert_eq!(common::resident_at_end(&three), 4);
 }
@@ -370,4 +370,36 @@ fn a_reclaim_batch_stops_when_nothing_more_can_go_and_is_refused_at_zero_or_with
     cfg.tiers = Some(Default::default());
     let e = simulate(&t, &t.stats(4096), &cfg, &Catalog::builtin()).unwrap_err().to_string();
     assert!(e.contains("reclaim_batch") && e.contains("tiers"), "{e}");
+}
+
+#[test]
+fn page_cluster_reads_the_swapped_neighbours_in_on_a_block_device_only() {
+    // 3 frames, a reclaim batch of 2, LRU. W1–W3 fill memory; W4 evicts 1 and 2 (slots 0 and 1);
+    // W5 takes the free frame; R1 evicts 3 and 4 and swaps 1 in. With clusters of 2 slots (order
+    // 1) page 2, in the same cluster, comes in with it and R2 hits; without, R2 is a swap fault.
+    let t = trace(&[(1, Write), (2, Write), (3, Write), (4, Write), (5, Write), (1, Read), (2, Read)]);
+    let cluster = |order: u32| {
+        move |c: &mut SimConfig| {
+            c.reclaim_batch = 2;
+            c.page_cluster = order.try_into().unwrap();
+        }
+    };
+    let off = run_cfg(&t, "lru", 3, cluster(0));
+    let on = run_cfg(&t, "lru", 3, cluster(1));
+    assert_eq!((off.meters.faults, off.meters.swap_ins, off.meters.swap_readahead), (7, 2, 0));
+    assert_eq!((on.meters.faults, on.meters.swap_ins, on.meters.swap_readahead), (6, 1, 1));
+    // The page read around is charged one page read, as the swap-in is.
+    assert!((on.meters.io.swap_read_ns - 2.0 * on.config.swap.read_ns).abs() < 1e-6);
+    assert!((on.meters.io.swap_read_ns - off.meters.io.swap_read_ns).abs() < 1e-6);
+    // zram, a synchronous-I/O device, reads no neighbours (Linux bypasses the swap cache).
+    let zram = run_cfg(&t, "lru", 3, |c| {
+        cluster(1)(c);
+        c.swap = "zram-lz4".into();
+        c.zram_in_memory = false;
+    });
+    assert_eq!((zram.meters.swap_ins, zram.meters.swap_readahead), (2, 0));
+    // The knob is in the config echo, and a cluster Linux would not read is refused by name.
+    assert_eq!(serde_json::to_value(&on.config).unwrap()["page_cluster"], 1);
+    let e = mobmem_core::error::from_toml::<SimConfig>("run.toml".as_ref(), "page_cluster = 11").unwrap_err();
+    assert!(e.to_string().contains("page_cluster") && e.to_string().contains("≤ 10"), "{e}");
 }

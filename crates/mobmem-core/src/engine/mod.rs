@@ -6,9 +6,10 @@
 use crate::error::Result;
 use crate::meters::Meters;
 use crate::policy::{Access, Policy, ReclaimCtx};
-use crate::trace::{Op, PageId, PageSpace, Trace};
+use crate::trace::{Op, PageId, Trace};
 use std::ops::Range;
 
+mod build;
 mod outcome;
 mod owned;
 pub(crate) mod pages;
@@ -16,6 +17,7 @@ mod run;
 mod tiered;
 
 use crate::swap::{Owners, Scope, SwapAdmission};
+pub(crate) use build::{Setup, WritebackRounds};
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
 pub use pages::SwapSemantics;
 pub use pages::Tally;
@@ -80,43 +82,6 @@ impl WritebackSchedule {
 }
 
 impl<P: Policy> Engine<P> {
-    pub fn new(policy: P, space: PageSpace, frames: usize, swap_cap: u64, direct_read: bool) -> Self {
-        Engine {
-            policy,
-            direct_read,
-            pages: Pages::new(space, swap_cap),
-            resident: 0,
-            frames,
-            page_cluster: 0,
-            room_until: frames,
-            admission: Box::new(crate::swap::admission::all::All),
-            scope: Scope::All,
-            owners: Owners::default(),
-            wb: WritebackSchedule::OFF,
-            wb_due_access: u64::MAX,
-            parked: Vec::new(),
-            parked_list: Vec::new(),
-            parked_n: 0,
-            vetoed: Vec::new(),
-            oom_kill: false,
-        }
-    }
-
-    /// zram writeback: copies left in zram unread for a whole round (`every` ticks) are written
-    /// back to the backing device, at most `limit` a round (Android's `writeback_limit`). With
-    /// `by_access` the ticks are accesses and the engine runs the rounds itself (page traces);
-    /// otherwise the caller runs them with `writeback_until`.
-    pub fn with_writeback(mut self, every: u64, limit: u64, by_access: bool) -> Self {
-        let n = self.pages.flags.len();
-        self.pages.idle = Some(pages::Idle { stamp: vec![0; n], epoch: 0, cursor: 0 });
-        self.pages.note_extras();
-        self.wb = WritebackSchedule { every: every.max(1), next: every.max(1), limit };
-        if by_access {
-            self.wb_due_access = self.wb.next;
-        }
-        self
-    }
-
     /// Page traces: zram writeback rounds by access count (the system level drives them by time).
     #[cold]
     #[inline(never)]
@@ -149,22 +114,6 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`, tallied at
-    /// `marks` (ticks, ascending): how many lifetimes were at most each.
-    pub fn with_lifetimes(mut self, marks: &[u64]) -> Self {
-        let n = self.pages.flags.len();
-        let tally = pages::Tally { within: vec![0; marks.len()], ..Default::default() };
-        self.pages.life = Some(pages::Lifetimes {
-            born: vec![0; n],
-            marks: marks.to_vec(),
-            ended: tally.clone(),
-            died: tally,
-            now: 0,
-        });
-        self.pages.note_extras();
-        self
-    }
-
     /// The tick (e.g. simulated ns) of what happens next, for swap-entry lifetimes.
     #[inline]
     pub fn set_now(&mut self, tick: u64) {
@@ -177,18 +126,6 @@ impl<P: Policy> Engine<P> {
     pub fn lifetimes(&self) -> Option<SwapLifetimes<'_>> {
         let l = self.pages.life.as_ref()?;
         Some(SwapLifetimes { ended: &l.ended, died: &l.died, valid: self.pages.swap_used })
-    }
-
-    /// Consults `admission` for the dirty anon pages a policy offers; `owners` is what it may see
-    /// (the caller keeps the processes' states current through `change_owners`).
-    pub fn with_admission(mut self, admission: Box<dyn SwapAdmission>, owners: Owners) -> Self {
-        self.scope = admission.scope();
-        if self.scope == Scope::PerPage {
-            self.parked = vec![false; self.pages.flags.len()];
-        }
-        self.admission = admission;
-        self.owners = owners;
-        self
     }
 
     /// Which process owns each page, and the processes' states as the admission sees them.
@@ -244,34 +181,6 @@ impl<P: Policy> Engine<P> {
     #[inline(always)]
     fn hidden(&self, anon: bool) -> bool {
         self.scope == Scope::None && anon
-    }
-
-    /// Places swapped pages in numbered slots and reads clusters of `2^order` around each swap fault.
-    pub fn with_read_around(mut self, order: u32) -> Self {
-        self.page_cluster = order;
-        self.pages.slots = Some(pages::Slots::new(self.pages.flags.len(), self.pages.swap_cap));
-        self.pages.note_extras();
-        self
-    }
-
-    /// What a swap-in keeps and what a first touch of an anon page reads (Linux's by default).
-    pub fn with_swap_semantics(mut self, semantics: SwapSemantics) -> Self {
-        self.pages.semantics = semantics;
-        self
-    }
-
-    /// A fault that finds memory full reclaims `n` pages (at least the room it needs).
-    pub fn with_reclaim_batch(mut self, n: u64) -> Self {
-        let extra = usize::try_from(n.max(1) - 1).unwrap_or(usize::MAX);
-        self.room_until = self.frames.saturating_sub(extra);
-        self
-    }
-
-    /// Swap is zram: swapped pages take `1 / ratio` of a frame each from the same DRAM.
-    pub fn with_zram(mut self, ratio: Option<f64>) -> Self {
-        self.pages.zram_ratio = ratio.unwrap_or(0.0);
-        self.pages.note_extras();
-        self
     }
 
     /// Frames in use: resident pages and the zram area.
@@ -579,7 +488,6 @@ impl<P: Policy> Engine<P> {
             Ok(Outcome { mapped_reads: 1, ..Outcome::HIT })
         } else {
             let mut o = self.fault(&a)?;
-            // Read-around is the system level's (page traces keep `page_cluster` 0).
             if o.fault == Some(Fault::SwapIn) && self.page_cluster > 0 {
                 o.swap_reads += self.read_around(&a);
             }
@@ -629,7 +537,10 @@ impl<P: Policy> Engine<P> {
                 if index as u64 >= self.wb_due_access {
                     self.writeback_due(index);
                 }
-                self.fault(&a)?;
+                let o = self.fault(&a)?;
+                if self.page_cluster > 0 && o.fault == Some(Fault::SwapIn) {
+                    self.read_around(&a);
+                }
             }
         }
         self.pages.m.hits += words.len() as u64 - (self.pages.m.faults - faults_before);

@@ -2,6 +2,7 @@
 //! model's knobs. Presets live in `phones.toml` (compiled in); a run names one and overrides
 //! fields, or gives a whole phone.
 
+use crate::config::PageCluster;
 use crate::device::{Catalog, Device};
 use crate::error::{Error, Result};
 use crate::units::MemorySize;
@@ -188,7 +189,7 @@ pub struct Phone {
     pub direct_read: bool,
     /// Swap-in read-around: clusters of 2^page_cluster slots (Linux default 3: 8 pages); 0 = off.
     #[serde(default = "d_cluster")]
-    pub page_cluster: u32,
+    pub page_cluster: PageCluster,
     /// A file fault reads the app's next file pages with it, up to this size (Linux read_ahead_kb).
     #[serde(default = "d_readahead")]
     pub file_readahead_kib: u64,
@@ -260,8 +261,8 @@ fn d_admission() -> String {
 fn d_reserved() -> MemorySize {
     MemorySize::Bytes(0)
 }
-fn d_cluster() -> u32 {
-    3
+fn d_cluster() -> PageCluster {
+    PageCluster::LINUX
 }
 fn d_readahead() -> u64 {
     128
@@ -416,12 +417,6 @@ impl Phone {
         pos("dram_mw_per_gib", self.dram_mw_per_gib)?;
         if !(self.write_amplification >= 1.0 && self.write_amplification.is_finite()) {
             return Err(Error::config("write_amplification", format!("{} must be ≥ 1", self.write_amplification)));
-        }
-        if self.page_cluster > 10 {
-            return Err(Error::config(
-                "page_cluster",
-                format!("{} is more than Linux allows here (≤ 10)", self.page_cluster),
-            ));
         }
         if self.reclaim_batch == 0 {
             return Err(Error::config("reclaim_batch", "must be at least 1"));

@@ -116,7 +116,7 @@ impl PolicyVisitor for Start<'_> {
         let space = PageSpace { pages: spec.kinds.len(), kinds: Some(&spec.kinds), future: None };
         let setup = PolicySetup::new(w.layout.frames as usize, space, spec.costs);
         let policy = P::new(&setup, params)?;
-        let e = spec.engine(policy, r.phone)?;
+        let e = spec.engine(policy);
         let mut sim = Sim { e, w };
         let start = Instant::now();
         sim.run(r.usage)?;

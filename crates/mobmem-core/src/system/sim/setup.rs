@@ -5,51 +5,29 @@
 use super::io::{Dev, Devices, Stall};
 use super::procs::{Proc, NOT_STARTED_ADJ};
 use super::{PhoneRun, World, MAX_SESSION_TOUCHES};
-use crate::engine::Engine;
+use crate::engine::{Engine, Setup, WritebackRounds};
 use crate::error::{Error, Result};
 use crate::policy::{IoCosts, Policy};
-use crate::swap::{self, OwnerState, Owners, SwapAdmission};
+use crate::swap::{self, OwnerState, Owners};
 use crate::system::catalog::AppProfile;
 use crate::system::killer::{self, KillerSetup};
 use crate::system::meters::{AppSummary, SystemMeters};
-use crate::system::phone::Phone;
 use crate::system::ranges::Ranges;
 use crate::trace::gen::Rng;
 use crate::trace::Kind;
 
 /// What the engine is built from, besides the policy.
 pub(super) struct EngineSpec {
-    /// Kind of each page id (anon or file), and the process owning it at the start.
+    /// Kind of each page id (anon or file); the process owning each is in the setup's owners.
     pub kinds: Vec<u8>,
-    owners: Owners,
     pub costs: IoCosts,
-    zram: Option<f64>,
-    /// zram writeback: a round every so many ns, and the pages a round may write.
-    writeback: Option<(u64, u64)>,
-    read_around: u32,
-    /// Whether a swap-in keeps its copy (Linux's swap cache; zram frees it).
-    swap_cache: bool,
-    admission: Box<dyn SwapAdmission>,
-    swap_cap: u64,
-    frames: usize,
+    setup: Setup,
 }
 
 impl EngineSpec {
-    pub fn engine<P: Policy>(self, policy: P, phone: &Phone) -> Result<Engine<P>> {
+    pub fn engine<P: Policy>(self, policy: P) -> Engine<P> {
         let space = crate::trace::PageSpace { pages: self.kinds.len(), kinds: Some(&self.kinds), future: None };
-        let semantics =
-            crate::engine::SwapSemantics { swap_cache: self.swap_cache, ..crate::engine::SwapSemantics::LINUX };
-        let mut e = Engine::new(policy, space, self.frames, self.swap_cap, phone.direct_read)
-            .with_zram(self.zram)
-            .with_swap_semantics(semantics);
-        if self.read_around > 0 {
-            e = e.with_read_around(self.read_around);
-        }
-        if let Some((every, limit)) = self.writeback {
-            e = e.with_writeback(every, limit, false);
-        }
-        // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
-        Ok(e.with_admission(self.admission, self.owners).with_lifetimes(&crate::system::meters::lifetime_marks_ns()))
+        Engine::build(policy, space, self.setup)
     }
 }
 
@@ -172,19 +150,18 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         .map(|p| OwnerState { reuse: p.app.map(|a| history.reuse(a)), ..OwnerState::new(p.adj, p.alive) })
         .collect();
     let live = (0..procs.len()).filter(|&i| procs[i].alive).collect();
-    let spec = EngineSpec {
-        kinds,
-        owners: Owners { of_page: pids, procs: states, ..Owners::default() },
-        costs,
-        zram: backend.as_ref().and_then(|b| b.compression_ratio()),
-        // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
-        writeback: wb.map(|w| ((w.idle_s * 1e9) as u64, w.limit_pages(ps))),
-        read_around: if io.swap.is_some() && !synchronous { phone.page_cluster } else { 0 },
-        swap_cache: !synchronous,
-        admission,
-        swap_cap: layout.swap_pages,
-        frames: layout.frames as usize,
-    };
+    let mut setup = Setup::new(layout.frames as usize, layout.swap_pages, backend.as_deref());
+    setup.direct_read = phone.direct_read;
+    // zram (a synchronous-I/O device) reads no neighbours; a block device reads around.
+    setup.page_cluster = if io.swap.is_some() && !synchronous { phone.page_cluster.order() } else { 0 };
+    // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
+    setup.writeback =
+        wb.map(|w| WritebackRounds { every: (w.idle_s * 1e9) as u64, limit: w.limit_pages(ps), by_access: false });
+    let owners = Owners { of_page: pids, procs: states, ..Owners::default() };
+    setup.admission = Some((admission, owners));
+    // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
+    setup.lifetimes = Some(crate::system::meters::lifetime_marks_ns());
+    let spec = EngineSpec { kinds, costs, setup };
     let apps = profiles
         .iter()
         .map(|p| AppSummary { app: p.name.clone(), category: p.category.clone(), known: p.known, ..Default::default() })

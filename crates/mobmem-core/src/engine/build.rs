@@ -1,0 +1,185 @@
+//! Building an engine: both ways in fill one `Setup` — a page-level run from its `plan::Plan`
+//! (`run.rs`), a phone from its layout and devices (`system::sim::setup`) — and `Engine::build`
+//! turns it into an engine. What a swap backend means for the engine is decided here, once.
+
+use super::pages::{self, Pages};
+use super::{Engine, SwapSemantics, WritebackSchedule};
+use crate::policy::Policy;
+use crate::swap::backend::SwapBackend;
+use crate::swap::Scope;
+use crate::swap::{Owners, SwapAdmission};
+use crate::trace::PageSpace;
+
+/// What an engine is made of besides its policy and its pages.
+pub(crate) struct Setup {
+    pub frames: usize,
+    /// Swap slots; `u64::MAX`: unlimited.
+    pub swap_cap: u64,
+    /// DR. Swap's Direct Read: read faults on swapped pages map the NVM page in place.
+    pub direct_read: bool,
+    pub semantics: SwapSemantics,
+    /// Frames one reclaim frees when a fault finds memory full (at least 1).
+    pub reclaim_batch: u64,
+    /// zram's pages per frame, when its pool takes frames of memory.
+    pub zram: Option<f64>,
+    /// Swap-in read-around: clusters of `2^page_cluster` slots (0: off).
+    pub page_cluster: u32,
+    /// zram writeback rounds: every so many ticks, at most `limit` pages each; `by_access`: the
+    /// ticks are accesses and the engine runs the rounds (page traces), else the caller does.
+    pub writeback: Option<WritebackRounds>,
+    /// A swap admission other than `all`, and the owners it sees.
+    pub admission: Option<(Box<dyn SwapAdmission>, Owners)>,
+    /// Swap-entry lifetimes tallied at these marks (ticks the caller sets with `set_now`).
+    pub lifetimes: Option<Vec<u64>>,
+    /// Page traces with processes: the OOM killer takes a process when nothing can be reclaimed.
+    pub oom_kill: bool,
+}
+
+/// zram writeback's schedule in an engine's ticks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WritebackRounds {
+    pub every: u64,
+    pub limit: u64,
+    pub by_access: bool,
+}
+
+impl Setup {
+    /// `frames` frames and `swap_cap` slots on `backend` (`None`: swap off), as Linux runs them:
+    /// zram's pool takes frames of memory, and a synchronous-I/O device (zram) frees a swap-in's
+    /// copy where a block device keeps it in the swap cache. The rest is off.
+    pub fn new(frames: usize, swap_cap: u64, backend: Option<&dyn SwapBackend>) -> Setup {
+        let synchronous = backend.is_some_and(|b| b.synchronous_io());
+        Setup {
+            frames,
+            swap_cap,
+            direct_read: false,
+            semantics: SwapSemantics { swap_cache: !synchronous, ..SwapSemantics::LINUX },
+            reclaim_batch: 1,
+            zram: backend.and_then(|b| b.compression_ratio()),
+            page_cluster: 0,
+            writeback: None,
+            admission: None,
+            lifetimes: None,
+            oom_kill: false,
+        }
+    }
+}
+
+impl<P: Policy> Engine<P> {
+    /// The engine of `setup` over `space`, ordered by `policy`.
+    pub fn build(policy: P, space: PageSpace, setup: Setup) -> Self {
+        let mut e = Engine::new(policy, space, setup.frames, setup.swap_cap, setup.direct_read)
+            .with_zram(setup.zram)
+            .with_swap_semantics(setup.semantics)
+            .with_reclaim_batch(setup.reclaim_batch);
+        if setup.page_cluster > 0 {
+            e = e.with_read_around(setup.page_cluster);
+        }
+        if let Some(w) = setup.writeback {
+            e = e.with_writeback(w.every, w.limit, w.by_access);
+        }
+        if let Some((admission, owners)) = setup.admission {
+            e = e.with_admission(admission, owners);
+        }
+        if let Some(marks) = setup.lifetimes {
+            e = e.with_lifetimes(&marks);
+        }
+        if setup.oom_kill {
+            e = e.with_oom_kill();
+        }
+        e
+    }
+
+    pub fn new(policy: P, space: PageSpace, frames: usize, swap_cap: u64, direct_read: bool) -> Self {
+        Engine {
+            policy,
+            direct_read,
+            pages: Pages::new(space, swap_cap),
+            resident: 0,
+            frames,
+            page_cluster: 0,
+            room_until: frames,
+            admission: Box::new(crate::swap::admission::all::All),
+            scope: Scope::All,
+            owners: Owners::default(),
+            wb: WritebackSchedule::OFF,
+            wb_due_access: u64::MAX,
+            parked: Vec::new(),
+            parked_list: Vec::new(),
+            parked_n: 0,
+            vetoed: Vec::new(),
+            oom_kill: false,
+        }
+    }
+
+    /// zram writeback: copies left in zram unread for a whole round (`every` ticks) are written
+    /// back to the backing device, at most `limit` a round (Android's `writeback_limit`). With
+    /// `by_access` the ticks are accesses and the engine runs the rounds itself (page traces);
+    /// otherwise the caller runs them with `writeback_until`.
+    pub fn with_writeback(mut self, every: u64, limit: u64, by_access: bool) -> Self {
+        let n = self.pages.flags.len();
+        self.pages.idle = Some(pages::Idle { stamp: vec![0; n], epoch: 0, cursor: 0 });
+        self.pages.note_extras();
+        self.wb = WritebackSchedule { every: every.max(1), next: every.max(1), limit };
+        if by_access {
+            self.wb_due_access = self.wb.next;
+        }
+        self
+    }
+
+    /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`, tallied at
+    /// `marks` (ticks, ascending): how many lifetimes were at most each.
+    pub fn with_lifetimes(mut self, marks: &[u64]) -> Self {
+        let n = self.pages.flags.len();
+        let tally = pages::Tally { within: vec![0; marks.len()], ..Default::default() };
+        self.pages.life = Some(pages::Lifetimes {
+            born: vec![0; n],
+            marks: marks.to_vec(),
+            ended: tally.clone(),
+            died: tally,
+            now: 0,
+        });
+        self.pages.note_extras();
+        self
+    }
+
+    /// Consults `admission` for the dirty anon pages a policy offers; `owners` is what it may see
+    /// (the caller keeps the processes' states current through `change_owners`).
+    pub fn with_admission(mut self, admission: Box<dyn SwapAdmission>, owners: Owners) -> Self {
+        self.scope = admission.scope();
+        if self.scope == Scope::PerPage {
+            self.parked = vec![false; self.pages.flags.len()];
+        }
+        self.admission = admission;
+        self.owners = owners;
+        self
+    }
+
+    /// Places swapped pages in numbered slots and reads clusters of `2^order` around each swap fault.
+    pub fn with_read_around(mut self, order: u32) -> Self {
+        self.page_cluster = order;
+        self.pages.slots = Some(pages::Slots::new(self.pages.flags.len(), self.pages.swap_cap));
+        self.pages.note_extras();
+        self
+    }
+
+    /// What a swap-in keeps and what a first touch of an anon page reads (Linux's by default).
+    pub fn with_swap_semantics(mut self, semantics: SwapSemantics) -> Self {
+        self.pages.semantics = semantics;
+        self
+    }
+
+    /// A fault that finds memory full reclaims `n` pages (at least the room it needs).
+    pub fn with_reclaim_batch(mut self, n: u64) -> Self {
+        let extra = usize::try_from(n.max(1) - 1).unwrap_or(usize::MAX);
+        self.room_until = self.frames.saturating_sub(extra);
+        self
+    }
+
+    /// Swap is zram: swapped pages take `1 / ratio` of a frame each from the same DRAM.
+    pub fn with_zram(mut self, ratio: Option<f64>) -> Self {
+        self.pages.zram_ratio = ratio.unwrap_or(0.0);
+        self.pages.note_extras();
+        self
+    }
+}

@@ -1,0 +1,276 @@
+//! A page-level run resolved once. A `SimConfig` names things (devices, a policy, an admission)
+//! and sizes them relative to a trace; `resolve` looks each up, builds it and checks the
+//! combination once, and the run is built from the `Plan` alone. The result's config echo is the
+//! plan serialized: the knobs as given, with what they resolved to in place of names and shares.
+
+use crate::config::{check_direct_read, check_page_size, AnonFirstTouch, SimConfig};
+use crate::device::{Catalog, Device, TierModel};
+use crate::engine::SwapSemantics;
+use crate::error::{Error, Result};
+use crate::policy::{self, IoCosts};
+use crate::swap::{self, backend::SwapBackend, SwapAdmission};
+use serde::{Serialize, Serializer};
+
+/// Everything a config resolves to before it meets a trace: its devices, the swap backend, the
+/// policy's and the admission's parameters with their defaults, and what a swap-in keeps.
+pub struct Resolved {
+    pub given: SimConfig,
+    /// The swap device and how it keeps pages (block, zram, zram with writeback).
+    pub backend: Box<dyn SwapBackend>,
+    pub storage: Device,
+    pub semantics: SwapSemantics,
+    /// What the policy may weigh: the devices' latencies for one page.
+    pub costs: IoCosts,
+    /// The policy's parameters, defaults filled in.
+    pub params: serde_json::Value,
+    /// The swap admission, and its parameters with defaults filled in.
+    pub admission: Box<dyn SwapAdmission>,
+    pub admission_params: serde_json::Value,
+    /// The tier models of hybrid memory (DRAM, PCM).
+    pub tier_models: Option<(TierModel, TierModel)>,
+}
+
+/// A run's plan: `Resolved` at a trace's footprint.
+pub struct Plan {
+    pub resolved: Resolved,
+    /// DRAM frames (`memory` of the footprint).
+    pub frames: u64,
+    /// Swap capacity in pages; `None`: unlimited.
+    pub swap_pages: Option<u64>,
+    /// Hybrid memory's split into DRAM and PCM frames.
+    pub tiers: Option<ResolvedTiers>,
+}
+
+/// Resolves `cfg` against `catalog` for a trace of `footprint` distinct pages.
+pub fn resolve(cfg: &SimConfig, catalog: &Catalog, footprint: u64) -> Result<Plan> {
+    Resolved::new(cfg, catalog)?.at(footprint)
+}
+
+impl Resolved {
+    /// Looks up, builds and checks everything `cfg` names.
+    pub fn new(cfg: &SimConfig, catalog: &Catalog) -> Result<Resolved> {
+        check_page_size(cfg.page_size)?;
+        if !(cfg.cpu_ns_per_access >= 0.0 && cfg.cpu_ns_per_access.is_finite()) {
+            return Err(Error::config("cpu_ns_per_access", format!("{} is not a time ≥ 0", cfg.cpu_ns_per_access)));
+        }
+        if cfg.reclaim_batch == 0 {
+            return Err(Error::config("reclaim_batch", "0 frees no page: at least 1"));
+        }
+        if let Some(d) = cfg.energy_duration_s {
+            if !(d > 0.0 && d.is_finite()) {
+                return Err(Error::config("energy_duration_s", format!("{d} is not a positive duration")));
+            }
+        }
+        let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
+        let swap = catalog.get(&cfg.swap, "swap")?;
+        let storage = catalog.get(&cfg.storage, "storage")?.clone();
+        check_direct_read(cfg.direct_read, Some(swap))?;
+        let (admission, admission_params) = swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?;
+        let backend = swap::backend::build(swap, catalog)?;
+        let semantics = SwapSemantics {
+            swap_cache: cfg.swap_cache.keeps(backend.synchronous_io()),
+            first_touch_from_swap: cfg.anon_first_touch == AnonFirstTouch::Swap,
+        };
+        let ps = cfg.page_size;
+        let costs = IoCosts {
+            swap_read_ns: swap.read_time_ns(1, ps),
+            swap_write_ns: swap.write_time_ns(1, ps),
+            file_read_ns: storage.read_time_ns(1, ps),
+            file_write_ns: storage.write_time_ns(1, ps),
+            clean_anon_evict_ns: if semantics.swap_cache { 0.0 } else { swap.write_time_ns(1, ps) },
+        };
+        let tier_models = match &cfg.tiers {
+            Some(t) => {
+                t.validate(catalog, ps)?;
+                check_tiers(cfg, backend.as_ref(), semantics)?;
+                Some((catalog.tier(&t.dram, "tiers.dram")?.clone(), catalog.tier(&t.pcm, "tiers.pcm")?.clone()))
+            }
+            None if policy::needs_tiers(&cfg.policy) => {
+                return Err(Error::config(
+                    "policy",
+                    format!(
+                        "{:?} places pages in DRAM and PCM tiers: give a [sim.tiers] section (--pcm-share)",
+                        cfg.policy
+                    ),
+                ))
+            }
+            None => None,
+        };
+        Ok(Resolved {
+            given: cfg.clone(),
+            backend,
+            storage,
+            semantics,
+            costs,
+            params,
+            admission,
+            admission_params,
+            tier_models,
+        })
+    }
+
+    /// The plan for a trace of `footprint` distinct pages.
+    pub fn at(self, footprint: u64) -> Result<Plan> {
+        let cfg = &self.given;
+        let frames = cfg.memory.to_pages(cfg.page_size, footprint);
+        if frames == 0 {
+            return Err(Error::config(
+                "memory",
+                format!("{} is less than one {}-byte page", cfg.memory, cfg.page_size),
+            ));
+        }
+        if frames > u32::MAX as u64 {
+            return Err(Error::config("memory", format!("{frames} frames is more than mobmem models")));
+        }
+        let swap_pages = cfg.swap_size.map(|s| s.to_pages(cfg.page_size, footprint));
+        let tiers = match (&cfg.tiers, &self.tier_models) {
+            (Some(t), Some((dram, pcm))) => {
+                let (dram_frames, pcm_frames) = t.split(frames);
+                Some(ResolvedTiers {
+                    pcm_share: t.pcm_share,
+                    dram_frames,
+                    pcm_frames,
+                    access_bytes: t.access_bytes,
+                    promote_on_hit: t.promote_on_hit,
+                    dram: dram.clone(),
+                    pcm: pcm.clone(),
+                })
+            }
+            _ => None,
+        };
+        Ok(Plan { resolved: self, frames, swap_pages, tiers })
+    }
+}
+
+/// What PCM tiers do not model: zram (it takes DRAM frames), other swap semantics, admissions,
+/// Direct Read, reclaim batches, and flat policies' `promote_on_hit = false` for tier-aware ones.
+fn check_tiers(cfg: &SimConfig, backend: &dyn SwapBackend, semantics: SwapSemantics) -> Result<()> {
+    let refuse = |field: &str, why: String| Err(Error::config(field, why));
+    if backend.compression_ratio().is_some() {
+        return refuse(
+            "swap",
+            format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", cfg.swap),
+        );
+    }
+    if semantics != SwapSemantics::LINUX {
+        let why = "a swap copy dropped at swap-in and anon_first_touch = \"swap\" are not modelled with PCM tiers";
+        return refuse("swap_cache", why.into());
+    }
+    if cfg.swap_admission != swap::admission::DEFAULT {
+        let why =
+            format!("{:?} is not modelled with PCM tiers (swap admissions run on flat memory)", cfg.swap_admission);
+        return refuse("swap_admission", why);
+    }
+    if cfg.direct_read {
+        let why = "Direct Read maps swap pages in place beside DRAM; it is not modelled with PCM tiers";
+        return refuse("direct_read", why.into());
+    }
+    if cfg.reclaim_batch != 1 {
+        let why = "tiers move pages down one at a time; a reclaim batch is not modelled with PCM tiers";
+        return refuse("reclaim_batch", why.into());
+    }
+    if cfg.tiers.as_ref().is_some_and(|t| !t.promote_on_hit) && policy::hybrid::NAMES.contains(&cfg.policy.as_str()) {
+        let why =
+            format!("{:?} places pages by its own rules; promote_on_hit applies to flat policies on tiers", cfg.policy);
+        return refuse("tiers.promote_on_hit", why);
+    }
+    Ok(())
+}
+
+impl Plan {
+    pub fn given(&self) -> &SimConfig {
+        &self.resolved.given
+    }
+
+    /// The swap device.
+    pub fn swap(&self) -> &Device {
+        self.resolved.backend.device()
+    }
+
+    /// The config echo of a result.
+    pub fn echo(&self) -> ResolvedConfig {
+        let r = &self.resolved;
+        ResolvedConfig {
+            given: r.given.clone(),
+            params: r.params.clone(),
+            frames: self.frames,
+            swap: self.swap().clone(),
+            storage: r.storage.clone(),
+            swap_pages: self.swap_pages,
+            swap_admission_params: r.admission_params.clone(),
+            swap_cache: r.semantics.swap_cache,
+            tiers: self.tiers.clone(),
+        }
+    }
+}
+
+/// The configuration a run used: the knobs as given, with what they resolved to in place of
+/// names, shares and partial tables. Serialized as one flat record (a knob added to `SimConfig`
+/// appears here with no edit).
+#[derive(Debug, Clone)]
+pub struct ResolvedConfig {
+    pub given: SimConfig,
+    /// The policy's parameters, defaults filled in.
+    pub params: serde_json::Value,
+    pub frames: u64,
+    pub swap: Device,
+    pub storage: Device,
+    /// Swap capacity in pages; None = unlimited.
+    pub swap_pages: Option<u64>,
+    /// The admission's parameters, defaults filled in.
+    pub swap_admission_params: serde_json::Value,
+    /// Whether swap-ins kept their swap copy (the `swap_cache` setting resolved on the device).
+    pub swap_cache: bool,
+    pub tiers: Option<ResolvedTiers>,
+}
+
+#[derive(Serialize)]
+struct ResolvedFields<'a> {
+    params: &'a serde_json::Value,
+    frames: u64,
+    swap: &'a Device,
+    storage: &'a Device,
+    swap_pages: Option<u64>,
+    swap_admission_params: &'a serde_json::Value,
+    swap_cache: bool,
+    tiers: &'a Option<ResolvedTiers>,
+}
+
+impl Serialize for ResolvedConfig {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut out = object::<_, S::Error>(&self.given)?;
+        out.extend(object::<_, S::Error>(&ResolvedFields {
+            params: &self.params,
+            frames: self.frames,
+            swap: &self.swap,
+            storage: &self.storage,
+            swap_pages: self.swap_pages,
+            swap_admission_params: &self.swap_admission_params,
+            swap_cache: self.swap_cache,
+            tiers: &self.tiers,
+        })?);
+        out.serialize(s)
+    }
+}
+
+/// `v` as a JSON object.
+fn object<T: Serialize, E: serde::ser::Error>(
+    v: &T,
+) -> std::result::Result<serde_json::Map<String, serde_json::Value>, E> {
+    match serde_json::to_value(v).map_err(E::custom)? {
+        serde_json::Value::Object(m) => Ok(m),
+        other => Err(E::custom(format!("a config serialized to {other}, not a table"))),
+    }
+}
+
+/// The tiers a run used.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedTiers {
+    pub pcm_share: f64,
+    pub dram_frames: u64,
+    pub pcm_frames: u64,
+    pub access_bytes: u64,
+    pub promote_on_hit: bool,
+    pub dram: TierModel,
+    pub pcm: TierModel,
+}
