@@ -9,12 +9,16 @@ use crate::policy::{Access, Policy, ReclaimCtx};
 use crate::trace::{Op, PageId, Trace};
 use std::ops::Range;
 
+mod admitted;
 mod build;
+mod check;
 mod outcome;
 mod owned;
 pub(crate) mod pages;
+mod readahead;
 mod run;
 mod tiered;
+mod writeback;
 
 use crate::swap::{Owners, Scope, SwapAdmission};
 pub(crate) use build::{Setup, WritebackRounds};
@@ -26,6 +30,7 @@ pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
 pub(crate) use run::parallel;
 pub(crate) use run::simulate_sampled;
 pub use run::{simulate, simulate_grid, simulate_stream};
+pub use writeback::WritebackSchedule;
 
 /// The flat page engine: one pool of frames. Page-trace replay drives it through `replay`; the
 /// system level (`crate::system`) drives it access by access through `access`, reclaims ahead of
@@ -68,115 +73,7 @@ pub(crate) struct Engine<P> {
     oom_kill: bool,
 }
 
-/// When zram writes back: every `every` ticks (accesses for page traces, ns at the system level)
-/// it writes back up to `limit` idle copies, then marks the rest idle.
-#[derive(Debug, Clone, Copy)]
-pub struct WritebackSchedule {
-    pub every: u64,
-    pub next: u64,
-    pub limit: u64,
-}
-
-impl WritebackSchedule {
-    const OFF: WritebackSchedule = WritebackSchedule { every: u64::MAX, next: u64::MAX, limit: 0 };
-}
-
 impl<P: Policy> Engine<P> {
-    /// Page traces: zram writeback rounds by access count (the system level drives them by time).
-    #[cold]
-    #[inline(never)]
-    fn writeback_due(&mut self, index: usize) {
-        self.writeback_until(index as u64, |_, _| {});
-        self.wb_due_access = self.wb.next;
-    }
-
-    /// Runs the writeback rounds due by tick `now`; `round(tick, pages)` is told of each round
-    /// that wrote something. Rounds past the second in a row that found fewer idle copies than
-    /// the limit would find none either (nothing new was swapped out): they are skipped, so the
-    /// rounds run are bounded by the copies written back, not by `now / every`.
-    pub fn writeback_until(&mut self, now: u64, mut round: impl FnMut(u64, u64)) {
-        let mut quiet = 0;
-        while self.wb.next <= now {
-            let tick = self.wb.next;
-            let n = self.pages.writeback(self.wb.limit);
-            self.pages.mark_idle();
-            if n > 0 {
-                round(tick, n);
-            }
-            // A round that found fewer than its limit (none at a limit of 0) leaves nothing for
-            // the next; two such in a row and the rest until `now` would find nothing either.
-            quiet = if n == 0 || n < self.wb.limit { quiet + 1 } else { 0 };
-            self.wb.next = tick.saturating_add(self.wb.every);
-            if quiet >= 2 && self.wb.next <= now {
-                let skip = (now - self.wb.next) / self.wb.every + 1;
-                self.wb.next = self.wb.next.saturating_add(skip.saturating_mul(self.wb.every));
-            }
-        }
-    }
-
-    /// The tick (e.g. simulated ns) of what happens next, for swap-entry lifetimes.
-    #[inline]
-    pub fn set_now(&mut self, tick: u64) {
-        if let Some(l) = &mut self.pages.life {
-            l.now = tick;
-        }
-    }
-
-    /// Swap-entry lifetimes so far: of the slots freed, and how many are still valid.
-    pub fn lifetimes(&self) -> Option<SwapLifetimes<'_>> {
-        let l = self.pages.life.as_ref()?;
-        Some(SwapLifetimes { ended: &l.ended, died: &l.died, valid: self.pages.swap_used })
-    }
-
-    /// Which process owns each page, and the processes' states as the admission sees them.
-    pub fn owners(&self) -> &Owners {
-        &self.owners
-    }
-
-    /// Changes what the admission sees (processes' states, page owners) at access `index`. The
-    /// admission may decide otherwise now, so the parked pages go back to the policy (as pages
-    /// just brought in).
-    pub fn change_owners(&mut self, index: usize, f: impl FnOnce(&mut Owners)) {
-        f(&mut self.owners);
-        let list = std::mem::take(&mut self.parked_list);
-        for &v in &list {
-            self.unpark(v, index, false);
-        }
-        self.parked_list = list;
-        self.parked_list.clear();
-    }
-
-    /// A parked page back on the policy's lists: `touched` when an access brought it back (the
-    /// touch sets its accessed bit), not when the admission may now decide otherwise.
-    #[cold]
-    fn unpark(&mut self, v: PageId, index: usize, touched: bool) {
-        if std::mem::take(&mut self.parked[v as usize]) {
-            self.parked_n -= 1;
-            let a = Access { page: v, op: Op::Read, index, anon: true };
-            self.policy.on_miss(&a);
-            if touched {
-                self.policy.on_insert(&a);
-            } else {
-                self.policy.on_insert_unmapped(&a);
-            }
-        }
-    }
-
-    /// Takes the pages the last reclaim vetoed off the policy's lists.
-    fn park_vetoed(&mut self) {
-        for i in 0..self.vetoed.len() {
-            let v = self.vetoed[i];
-            let f = self.pages.flags[v as usize];
-            if !self.parked[v as usize] && f & pages::RESIDENT != 0 {
-                self.policy.on_remove(v);
-                self.parked[v as usize] = true;
-                self.parked_n += 1;
-                self.parked_list.push(v);
-            }
-        }
-        self.vetoed.clear();
-    }
-
     /// Whether the policy is kept from `a`'s page: anon pages when nothing may go to swap.
     #[inline(always)]
     fn hidden(&self, anon: bool) -> bool {
@@ -256,53 +153,6 @@ impl<P: Policy> Engine<P> {
         let io = self.pages.evict(v, index)?;
         self.resident -= 1;
         Ok((io, file))
-    }
-
-    /// `try_reclaim` when swap is full, or the swap admission may keep pages from it.
-    #[inline(never)]
-    fn try_reclaim_constrained(&mut self, index: usize) -> Result<std::result::Result<(EvictIo, bool), Shortfall>> {
-        let p = &mut self.pages;
-        let full = p.swap_full();
-        if full {
-            p.m.reclaims_while_swap_full += 1;
-        }
-        let mut vetoed = 0;
-        let closed = self.scope == Scope::PerPage && !full && self.admission.closed(&self.owners);
-        p.m.reclaims_swap_closed += closed as u64;
-        let victim = if self.scope == Scope::PerPage && !full && !closed {
-            let out = std::cell::RefCell::new(std::mem::take(&mut self.vetoed));
-            let (flags, admission, owners) = (&p.flags, &self.admission, &self.owners);
-            let veto = |v: PageId| {
-                let no = pages::pinned(flags, v) && !admission.admits(v, owners);
-                if no {
-                    out.borrow_mut().push(v);
-                }
-                no
-            };
-            let victim = self.policy.select_victim(&ReclaimCtx { swap_full: false, unevictable: Some(&veto) });
-            self.vetoed = out.into_inner();
-            vetoed = self.vetoed.len() as u64;
-            self.pages.m.swap_vetoes += vetoed;
-            if vetoed > 0 {
-                self.park_vetoed();
-            }
-            victim
-        } else if full || closed || self.scope == Scope::None {
-            let flags = &p.flags;
-            let pinned = |v: PageId| pages::pinned(flags, v);
-            self.policy.select_victim(&ReclaimCtx { swap_full: true, unevictable: Some(&pinned) })
-        } else {
-            self.policy.select_victim(&ReclaimCtx::ANY)
-        };
-        match victim {
-            Some(v) => self.take(v, index).map(Ok),
-            // Parked pages are vetoed pages too.
-            None if self.scope == Scope::None || vetoed > 0 || closed || self.parked_n > 0 => {
-                Ok(Err(Shortfall::Vetoed))
-            }
-            None if full => Ok(Err(Shortfall::SwapFull)),
-            None => Ok(Err(Shortfall::Nothing)),
-        }
     }
 
     /// Reclaims up to `n` pages (kswapd, direct reclaim); `index` is the access it happens at.
@@ -411,58 +261,6 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// Brings the swapped neighbours of `a.page`'s slot into free frames as clean swap-cache pages
-    /// (their slots stay valid). Read-around never reclaims: it uses frames that are free.
-    /// Returns how many it read.
-    #[cold]
-    fn read_around(&mut self, a: &Access) -> u32 {
-        let Some(slots) = self.pages.slots.take() else { return 0 };
-        let mut n = 0;
-        for q in slots.neighbours(a.page, self.page_cluster) {
-            if self.used() >= self.frames {
-                break;
-            }
-            let f = self.pages.flags[q as usize];
-            if f & (pages::RESIDENT | pages::NVM_MAPPED | pages::BACKED) != 0 || f & pages::SWAP_VALID == 0 {
-                continue;
-            }
-            self.pages.flags[q as usize] = f | pages::RESIDENT | pages::SEEN;
-            self.pages.m.swap_readahead += 1;
-            self.resident += 1;
-            n += 1;
-            let qa = Access { page: q, op: Op::Read, index: a.index, anon: true };
-            self.policy.on_miss(&qa);
-            self.policy.on_insert_unmapped(&qa);
-        }
-        self.pages.slots = Some(slots);
-        n
-    }
-
-    /// File readahead: the pages of `range` not in memory are read in, clean, into free frames
-    /// (never reclaiming for them), as the kernel reads ahead of a sequential file fault. Returns
-    /// how many were read.
-    pub fn prefetch_file(&mut self, range: Range<PageId>, index: usize) -> u64 {
-        let mut n = 0;
-        for q in range {
-            if self.used() >= self.frames {
-                break;
-            }
-            let f = self.pages.flags[q as usize];
-            if f & (pages::RESIDENT | pages::ANON) != 0 {
-                continue;
-            }
-            self.pages.flags[q as usize] = f | pages::RESIDENT | pages::SEEN;
-            self.pages.m.file_readahead += 1;
-            self.pages.file_resident += 1;
-            self.resident += 1;
-            n += 1;
-            let qa = Access { page: q, op: Op::Read, index, anon: false };
-            self.policy.on_miss(&qa);
-            self.policy.on_insert_unmapped(&qa);
-        }
-        n
-    }
-
     /// One access: a hit, a read of a page mapped in place, or a fault. `index` is its position
     /// (offline policies look their annotations up by it).
     #[inline(always)]
@@ -545,43 +343,6 @@ impl<P: Policy> Engine<P> {
         }
         self.pages.m.hits += words.len() as u64 - (self.pages.m.faults - faults_before);
         self.pages.m.accesses += words.len() as u64;
-        Ok(())
-    }
-
-    /// The engine's conservation invariants (tests): its resident, file and swap counts match the
-    /// page states, and memory is never over-full.
-    pub fn check(&self) -> std::result::Result<(), String> {
-        let f = &self.pages.flags;
-        let resident = f.iter().filter(|&&x| x & pages::RESIDENT != 0).count();
-        let file = f.iter().filter(|&&x| x & pages::RESIDENT != 0 && x & ANON == 0).count();
-        let swapped = f.iter().filter(|&&x| x & pages::SWAP_VALID != 0).count() as u64;
-        if file != self.pages.file_resident {
-            return Err(format!("{file} resident file pages, engine counts {}", self.pages.file_resident));
-        }
-        if resident != self.resident || self.used() > self.frames {
-            return Err(format!(
-                "{resident} resident pages, engine counts {} and {} of zram, of {} frames",
-                self.resident,
-                self.pages.pool_frames(),
-                self.frames
-            ));
-        }
-        if swapped != self.pages.swap_used {
-            return Err(format!("{swapped} swapped pages, {} slots used", self.pages.swap_used));
-        }
-        let parked = self.parked.iter().filter(|&&p| p).count() as u64;
-        let stray = self.parked.iter().zip(f).any(|(&p, &x)| p && x & pages::RESIDENT == 0);
-        if parked != self.parked_n || stray {
-            return Err(format!("{parked} parked pages (all resident: {}), {} counted", !stray, self.parked_n));
-        }
-        let backed = f.iter().filter(|&&x| x & pages::BACKED != 0).count() as u64;
-        let stray = f.iter().any(|&x| x & (pages::BACKED | pages::SWAP_VALID) == pages::BACKED);
-        if backed != self.pages.backed || stray {
-            return Err(format!(
-                "{backed} written-back pages (each with a slot: {}), {} counted",
-                !stray, self.pages.backed
-            ));
-        }
         Ok(())
     }
 }

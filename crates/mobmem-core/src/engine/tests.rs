@@ -5,6 +5,7 @@ use super::*;
 use crate::policy::{self, IoCosts, PolicySetup, PolicyVisitor};
 use crate::swap::{Owners, Scope, SwapAdmission};
 use crate::trace::gen::Rng;
+use crate::trace::PageSpace;
 use proptest::prelude::*;
 
 /// Random accesses over `n` pages (some declared anon, some file, some undeclared), a few kswapd-

@@ -8,9 +8,11 @@ pub mod job;
 pub mod killer;
 pub mod meters;
 pub mod phone;
+pub mod phones;
 pub mod ranges;
 pub mod sim;
 pub mod usage;
+pub mod ux;
 
 pub use catalog::{AppCatalog, AppProfile};
 pub use job::{Library, PhoneJob, UsageSpec};

@@ -7,10 +7,9 @@ use crate::device::{Catalog, Device};
 use crate::error::{Error, Result};
 use crate::units::MemorySize;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::Path;
 
-pub const BUILTIN: &str = include_str!("phones.toml");
+pub use super::phones::{Phones, BUILTIN};
+pub use super::ux::{UxClass, UxThresholds, UX_CLASSES};
 
 /// A process that is always there: system_server and friends (adj < 0, never killed), or the
 /// launcher (adj 600, which the killer may take).
@@ -34,90 +33,6 @@ pub struct SystemProcess {
 
 fn default_system_write_share() -> f64 {
     0.3
-}
-
-/// User-perceived delay classes (Tolia et al., IEEE Computer 2006) and Android vitals' marks of an
-/// excessive start, in ms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct UxThresholds {
-    pub crisp_ms: f64,
-    pub noticeable_ms: f64,
-    pub annoying_ms: f64,
-    pub unacceptable_ms: f64,
-    pub vitals_cold_ms: f64,
-    pub vitals_warm_ms: f64,
-    pub vitals_hot_ms: f64,
-}
-
-impl Default for UxThresholds {
-    fn default() -> Self {
-        UxThresholds {
-            crisp_ms: 150.0,
-            noticeable_ms: 1000.0,
-            annoying_ms: 2000.0,
-            unacceptable_ms: 5000.0,
-            vitals_cold_ms: 5000.0,
-            vitals_warm_ms: 2000.0,
-            vitals_hot_ms: 1500.0,
-        }
-    }
-}
-
-/// How a launch's delay is perceived, fastest first (the thresholds are `UxThresholds`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum UxClass {
-    Crisp,
-    Noticeable,
-    Annoying,
-    Unacceptable,
-    Unusable,
-}
-
-impl UxClass {
-    pub const ALL: [UxClass; 5] =
-        [UxClass::Crisp, UxClass::Noticeable, UxClass::Annoying, UxClass::Unacceptable, UxClass::Unusable];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            UxClass::Crisp => "crisp",
-            UxClass::Noticeable => "noticeable",
-            UxClass::Annoying => "annoying",
-            UxClass::Unacceptable => "unacceptable",
-            UxClass::Unusable => "unusable",
-        }
-    }
-}
-
-/// The five classes' names, fastest first.
-pub const UX_CLASSES: [&str; 5] = ["crisp", "noticeable", "annoying", "unacceptable", "unusable"];
-
-impl UxThresholds {
-    /// The class of a delay.
-    pub fn class(&self, ms: f64) -> UxClass {
-        let above = [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms]
-            .iter()
-            .take_while(|&&t| ms >= t)
-            .count();
-        UxClass::ALL[above]
-    }
-    fn validate(&self) -> Result<()> {
-        let t = [self.crisp_ms, self.noticeable_ms, self.annoying_ms, self.unacceptable_ms];
-        if t.iter().any(|v| !(*v > 0.0 && v.is_finite())) || t.windows(2).any(|w| w[1] <= w[0]) {
-            return Err(Error::config("ux", format!("class thresholds must be positive and increasing, got {t:?} ms")));
-        }
-        for (f, v) in [
-            ("vitals_cold_ms", self.vitals_cold_ms),
-            ("vitals_warm_ms", self.vitals_warm_ms),
-            ("vitals_hot_ms", self.vitals_hot_ms),
-        ] {
-            if !(v > 0.0 && v.is_finite()) {
-                return Err(Error::config(format!("ux.{f}"), format!("{v} must be positive")));
-            }
-        }
-        Ok(())
-    }
 }
 
 fn d_page() -> u64 {
@@ -472,120 +387,6 @@ impl Phone {
     }
 }
 
-/// Named phones: the built-in presets plus any loaded from files.
-#[derive(Debug, Clone)]
-pub struct Phones {
-    phones: BTreeMap<String, toml::Table>,
-}
-
-impl Phones {
-    pub fn builtin() -> Phones {
-        let mut p = Phones { phones: BTreeMap::new() };
-        p.add_toml(BUILTIN, Path::new("<built-in phones>")).expect("built-in phones are valid (tested)");
-        p
-    }
-
-    pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        // Typed first, so that an error names its line and key; kept as tables for overrides.
-        crate::error::from_toml::<BTreeMap<String, Phone>>(origin, text)?;
-        let t: BTreeMap<String, toml::Table> = crate::error::from_toml(origin, text)?;
-        for (name, table) in t {
-            self.phones.insert(name, table);
-        }
-        Ok(())
-    }
-
-    pub fn names(&self) -> impl Iterator<Item = &String> {
-        self.phones.keys()
-    }
-
-    /// Phone `name` with `overrides` (a table of Phone fields) laid over it.
-    pub fn get(&self, name: &str, overrides: &toml::Table) -> Result<Phone> {
-        let mut t = self
-            .phones
-            .get(name)
-            .ok_or_else(|| {
-                let known: Vec<_> = self.phones.keys().cloned().collect();
-                Error::config("phone", format!("unknown phone {name:?}; known: {}", known.join(", ")))
-            })?
-            .clone();
-        // A different policy or killer does not inherit the preset's parameters for the old one.
-        for (choice, params) in
-            [("policy", "params"), ("killer", "killer_params"), ("swap_admission", "swap_admission_params")]
-        {
-            if overrides.contains_key(choice)
-                && !overrides.contains_key(params)
-                && overrides.get(choice) != t.get(choice)
-            {
-                t.remove(params);
-            }
-        }
-        for (k, v) in overrides {
-            t.insert(k.clone(), v.clone());
-        }
-        serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
-            let key = e.path().to_string();
-            Error::config(if key == "." { format!("phone {name}") } else { key }, e.into_inner().message().trim())
-        })
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn presets_resolve_and_validate() {
-        let phones = Phones::builtin();
-        let cat = Catalog::builtin();
-        for n in phones.names() {
-            let p = phones.get(n, &toml::Table::new()).unwrap();
-            p.validate(&cat).unwrap();
-        }
-        let g = phones.get("gt-i9300", &toml::Table::new()).unwrap();
-        let l = g.layout().unwrap();
-        assert_eq!(l.frames, 460 * 256);
-        assert_eq!(l.swap_pages, 262144);
-        // sqrt(16 × 471040 KiB) = 2745 KiB → 686 pages; step = max(171, 117) pages.
-        assert_eq!((l.min, l.low, l.high), (686, 857, 1028));
-        let mut o = toml::Table::new();
-        o.insert("swap".into(), "off".into());
-        assert_eq!(phones.get("gt-i9300", &o).unwrap().layout().unwrap().swap_pages, 0);
-    }
-
-    #[test]
-    fn bad_phones_name_the_field() {
-        let phones = Phones::builtin();
-        let cat = Catalog::builtin();
-        let with = |k: &str, v: toml::Value| {
-            let mut o = toml::Table::new();
-            o.insert(k.into(), v);
-            phones.get("gt-i9300", &o)
-        };
-        let e = with("reserved", "2GiB".into()).unwrap().layout().unwrap_err().to_string();
-        assert!(e.contains("reserved"), "{e}");
-        let e = with("policy", "opt".into()).unwrap().validate(&cat).unwrap_err().to_string();
-        assert!(e.contains("policy"), "{e}");
-        let e = with("killer", "nope".into()).unwrap().validate(&cat).unwrap_err().to_string();
-        assert!(e.contains("minfree"), "{e}");
-        // Switching policy or killer drops the preset's parameters for the old one.
-        let p = with("killer", "psi".into()).unwrap();
-        assert!(p.killer_params.is_empty());
-        p.validate(&cat).unwrap();
-        let p = with("policy", "clock".into()).unwrap();
-        assert!(p.params.is_empty());
-        assert!(!with("policy", "linux-2q".into()).unwrap().params.is_empty());
-        let e = with("direct_read", true.into()).unwrap().validate(&cat).unwrap_err().to_string();
-        assert!(e.contains("Direct Read"), "{e}");
-        let e = with("colour", "red".into()).unwrap_err().to_string();
-        assert!(e.contains("colour"), "{e}");
-        let e = phones.get("pixel", &toml::Table::new()).unwrap_err().to_string();
-        assert!(e.contains("gt-i9300"), "{e}");
-        let mut ux = toml::Table::new();
-        ux.insert("crisp_ms".into(), 5000.0.into());
-        let e = with("ux", ux.into()).unwrap().validate(&cat).unwrap_err().to_string();
-        assert!(e.contains("ux"), "{e}");
-        let t = UxThresholds::default();
-        assert_eq!([t.class(10.0), t.class(150.0), t.class(1999.0), t.class(4000.0), t.class(9000.0)], UxClass::ALL);
-    }
-}
+#[path = "phone_tests.rs"]
+mod tests;

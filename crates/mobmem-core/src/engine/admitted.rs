@@ -1,0 +1,111 @@
+//! Reclaim under a swap admission or a full swap area: the pages an admission vetoes are parked
+//! off the policy's lists (Linux's unevictable list) until their owners' state changes or they
+//! are touched; when swap is full the policy is told which pages may not go.
+
+use super::pages::{self, EvictIo};
+use super::{Engine, Shortfall};
+use crate::error::Result;
+use crate::policy::{Access, Policy, ReclaimCtx};
+use crate::swap::{Owners, Scope};
+use crate::trace::{Op, PageId};
+
+impl<P: Policy> Engine<P> {
+    /// Which process owns each page, and the processes' states as the admission sees them.
+    pub fn owners(&self) -> &Owners {
+        &self.owners
+    }
+
+    /// Changes what the admission sees (processes' states, page owners) at access `index`. The
+    /// admission may decide otherwise now, so the parked pages go back to the policy (as pages
+    /// just brought in).
+    pub fn change_owners(&mut self, index: usize, f: impl FnOnce(&mut Owners)) {
+        f(&mut self.owners);
+        let list = std::mem::take(&mut self.parked_list);
+        for &v in &list {
+            self.unpark(v, index, false);
+        }
+        self.parked_list = list;
+        self.parked_list.clear();
+    }
+
+    /// A parked page back on the policy's lists: `touched` when an access brought it back (the
+    /// touch sets its accessed bit), not when the admission may now decide otherwise.
+    #[cold]
+    pub(super) fn unpark(&mut self, v: PageId, index: usize, touched: bool) {
+        if std::mem::take(&mut self.parked[v as usize]) {
+            self.parked_n -= 1;
+            let a = Access { page: v, op: Op::Read, index, anon: true };
+            self.policy.on_miss(&a);
+            if touched {
+                self.policy.on_insert(&a);
+            } else {
+                self.policy.on_insert_unmapped(&a);
+            }
+        }
+    }
+
+    /// Takes the pages the last reclaim vetoed off the policy's lists.
+    pub(super) fn park_vetoed(&mut self) {
+        for i in 0..self.vetoed.len() {
+            let v = self.vetoed[i];
+            let f = self.pages.flags[v as usize];
+            if !self.parked[v as usize] && f & pages::RESIDENT != 0 {
+                self.policy.on_remove(v);
+                self.parked[v as usize] = true;
+                self.parked_n += 1;
+                self.parked_list.push(v);
+            }
+        }
+        self.vetoed.clear();
+    }
+
+    /// `try_reclaim` when swap is full, or the swap admission may keep pages from it.
+    #[inline(never)]
+    pub(super) fn try_reclaim_constrained(
+        &mut self,
+        index: usize,
+    ) -> Result<std::result::Result<(EvictIo, bool), Shortfall>> {
+        let p = &mut self.pages;
+        let full = p.swap_full();
+        if full {
+            p.m.reclaims_while_swap_full += 1;
+        }
+        let mut vetoed = 0;
+        let closed = self.scope == Scope::PerPage && !full && self.admission.closed(&self.owners);
+        p.m.reclaims_swap_closed += closed as u64;
+        let victim = if self.scope == Scope::PerPage && !full && !closed {
+            let out = std::cell::RefCell::new(std::mem::take(&mut self.vetoed));
+            let (flags, admission, owners) = (&p.flags, &self.admission, &self.owners);
+            let veto = |v: PageId| {
+                let no = pages::pinned(flags, v) && !admission.admits(v, owners);
+                if no {
+                    out.borrow_mut().push(v);
+                }
+                no
+            };
+            let victim = self.policy.select_victim(&ReclaimCtx { swap_full: false, unevictable: Some(&veto) });
+            self.vetoed = out.into_inner();
+            vetoed = self.vetoed.len() as u64;
+            self.pages.m.swap_vetoes += vetoed;
+            if vetoed > 0 {
+                self.park_vetoed();
+            }
+            victim
+        } else if full || closed || self.scope == Scope::None {
+            let flags = &p.flags;
+            let pinned = |v: PageId| pages::pinned(flags, v);
+            self.policy.select_victim(&ReclaimCtx { swap_full: true, unevictable: Some(&pinned) })
+        } else {
+            self.policy.select_victim(&ReclaimCtx::ANY)
+        };
+        match victim {
+            Some(v) => self.take(v, index).map(Ok),
+            // Parked pages are vetoed pages too.
+            None if self.scope == Scope::None || vetoed > 0 || closed || self.parked_n > 0 => {
+                Ok(Err(Shortfall::Vetoed))
+            }
+            None if full => Ok(Err(Shortfall::SwapFull)),
+            None => Ok(Err(Shortfall::Nothing)),
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! The phone's presets, overrides and checks.
+
+use super::*;
+
+#[test]
+fn presets_resolve_and_validate() {
+    let phones = Phones::builtin();
+    let cat = Catalog::builtin();
+    for n in phones.names() {
+        let p = phones.get(n, &toml::Table::new()).unwrap();
+        p.validate(&cat).unwrap();
+    }
+    let g = phones.get("gt-i9300", &toml::Table::new()).unwrap();
+    let l = g.layout().unwrap();
+    assert_eq!(l.frames, 460 * 256);
+    assert_eq!(l.swap_pages, 262144);
+    // sqrt(16 × 471040 KiB) = 2745 KiB → 686 pages; step = max(171, 117) pages.
+    assert_eq!((l.min, l.low, l.high), (686, 857, 1028));
+    let mut o = toml::Table::new();
+    o.insert("swap".into(), "off".into());
+    assert_eq!(phones.get("gt-i9300", &o).unwrap().layout().unwrap().swap_pages, 0);
+}
+
+#[test]
+fn bad_phones_name_the_field() {
+    let phones = Phones::builtin();
+    let cat = Catalog::builtin();
+    let with = |k: &str, v: toml::Value| {
+        let mut o = toml::Table::new();
+        o.insert(k.into(), v);
+        phones.get("gt-i9300", &o)
+    };
+    let e = with("reserved", "2GiB".into()).unwrap().layout().unwrap_err().to_string();
+    assert!(e.contains("reserved"), "{e}");
+    let e = with("policy", "opt".into()).unwrap().validate(&cat).unwrap_err().to_string();
+    assert!(e.contains("policy"), "{e}");
+    let e = with("killer", "nope".into()).unwrap().validate(&cat).unwrap_err().to_string();
+    assert!(e.contains("minfree"), "{e}");
+    // Switching policy or killer drops the preset's parameters for the old one.
+    let p = with("killer", "psi".into()).unwrap();
+    assert!(p.killer_params.is_empty());
+    p.validate(&cat).unwrap();
+    let p = with("policy", "clock".into()).unwrap();
+    assert!(p.params.is_empty());
+    assert!(!with("policy", "linux-2q".into()).unwrap().params.is_empty());
+    let e = with("direct_read", true.into()).unwrap().validate(&cat).unwrap_err().to_string();
+    assert!(e.contains("Direct Read"), "{e}");
+    let e = with("colour", "red".into()).unwrap_err().to_string();
+    assert!(e.contains("colour"), "{e}");
+    let e = phones.get("pixel", &toml::Table::new()).unwrap_err().to_string();
+    assert!(e.contains("gt-i9300"), "{e}");
+    let mut ux = toml::Table::new();
+    ux.insert("crisp_ms".into(), 5000.0.into());
+    let e = with("ux", ux.into()).unwrap().validate(&cat).unwrap_err().to_string();
+    assert!(e.contains("ux"), "{e}");
+    let t = UxThresholds::default();
+    assert_eq!([t.class(10.0), t.class(150.0), t.class(1999.0), t.class(4000.0), t.class(9000.0)], UxClass::ALL);
+}
