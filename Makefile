@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 
-.PHONY: install capture-deps report-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean
+.PHONY: install capture-deps report-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean records
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -50,20 +50,26 @@ test-python: install capture-deps report-deps
 # All tests: Rust (unit, property, end-to-end) and Python (unit, property, CLI, README).
 test: install test-rust test-python
 
+# The typed result records (python/mobmem/records.py), generated from the core's result structs;
+# tests/test_records.py fails when the checked-in file differs from what the built core makes.
+records: install
+	$(BIN)/python -m mobmem._gen_records > python/mobmem/records.py.new && mv python/mobmem/records.py.new python/mobmem/records.py
+
 # Lints, and the Python package's types: mypy over the package, stubtest of the binding's stubs
 # (python/mobmem/_core.pyi) against the built module (hence `install` first).
 lint: install
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests bench captures fuzz
-	$(BIN)/ruff format --check python tests bench captures fuzz
+	$(BIN)/ruff check python tests bench captures fuzz examples
+	$(BIN)/ruff format --check python tests bench captures fuzz examples
 	$(BIN)/mypy
+	$(BIN)/mypy --strict examples/typed_results.py
 	$(BIN)/python -m mypy.stubtest mobmem._core --allowlist python/stubtest-allowlist.txt
 
 fmt: $(STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests bench captures fuzz
-	$(BIN)/ruff check --fix python tests bench captures fuzz
+	$(BIN)/ruff format python tests bench captures fuzz examples
+	$(BIN)/ruff check --fix python tests bench captures fuzz examples
 
 # The fuzzing harness (docs/RELIABILITY.md): mutated inputs for every reader, in workers limited to
 # 1 GiB and 10 s each, built with overflow checks (profile fuzz); then its Python side (fuzz/pyfuzz.py:

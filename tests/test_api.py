@@ -209,7 +209,11 @@ def test_config_is_the_cores_schema_and_runs_the_same_as_keywords(sqlite_slice):
     # Every knob is echoed, as given or as what it resolved to: a new knob needs no Python edit.
     assert {k for k in fields if "." not in k} <= set(d.config)
     e = mobmem.simulate(sqlite_slice, page_cluster=2, reclaim_batch=8, swap="emmc-inand", memory=8)
-    assert (e.config["page_cluster"], e.config["swap"]["name"], e.config["swap_size"]) == (2, "emmc-inand", None)
+    assert (e.config["page_cluster"], e.config["swap"]["name"], e.config["swap_size"]) == (
+        2,
+        "emmc-inand",
+        None,
+    )
     df = mobmem.grid(sqlite_slice, policies="lru,clock", memories=[8, 16], frame=True, swap="zram-lz4")
     assert list(df.policy) == ["lru", "lru", "clock", "clock"] and len(df) == 4
     assert df.faults.gt(0).all()

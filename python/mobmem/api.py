@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
-from . import _args, _core
+from . import _args, _core, records
 from ._record import Record
 from .config import Config
 
@@ -242,73 +242,81 @@ class Trace:
 
 class RunResult(Record):
     """One run: the configuration it used (defaults filled in), the trace's statistics, the meters,
-    and the replay's own wall time; ``raw`` is the whole record."""
+    and the replay's own wall time; ``raw`` is the whole record. Its parts are typed records
+    (:mod:`mobmem.records`, generated from the core's structs): ``r.meters.faults``,
+    ``r.config.swap.read_ns``, and dicts too (``r.meters["faults"]``)."""
 
     __slots__ = ()
     _shown = ("config", "trace", "meters", "wall_time_s", "accesses_per_s")
+    raw: records.RunResult
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        from .records import RunResult as Fields
+
+        super().__init__(raw if isinstance(raw, Fields) else Fields(raw))
 
     @classmethod
     def from_json(cls, text: str) -> RunResult:
         return cls(json.loads(text))
 
     @property
-    def config(self) -> dict[str, Any]:
-        return self.raw["config"]
+    def config(self) -> records.ResolvedConfig:
+        return self.raw.config
 
     @property
-    def trace(self) -> dict[str, Any]:
-        return self.raw["trace"]
+    def trace(self) -> records.TraceStats:
+        return self.raw.trace
 
     @property
-    def meters(self) -> dict[str, Any]:
-        return self.raw["meters"]
+    def meters(self) -> records.Meters:
+        return self.raw.meters
 
     @property
     def wall_time_s(self) -> float:
-        return self.raw["wall_time_s"]
+        return self.raw.wall_time_s
 
     @property
     def accesses_per_s(self) -> float:
-        return self.raw["accesses_per_s"]
+        return self.raw.accesses_per_s
 
     @property
     def policy(self) -> str:
-        return self.config["policy"]
+        return self.config.policy
 
     @property
     def memory(self) -> str:
-        return self.config["memory"]
+        return self.config.memory
 
     @property
     def frames(self) -> int:
-        return self.config["frames"]
+        return self.config.frames
 
     @property
     def faults(self) -> int:
-        return self.meters["faults"]
+        return self.meters.faults
 
     @property
     def hits(self) -> int:
-        return self.meters["hits"]
+        return self.meters.hits
 
     @property
     def io_time_ns(self) -> float:
-        return self.meters["io"]["total_ns"]
+        return self.meters.io.total_ns
 
     @property
-    def tiers(self) -> dict[str, Any] | None:
+    def tiers(self) -> records.TierMeters | None:
         """Tiered runs: per-tier counts, migrations, critical / non-critical time and hit counts,
         eq. 1 energy and PCM wear (``None`` on flat memory)."""
-        return self.meters.get("tiers")
+        return self.meters.tiers
 
     @property
-    def swap_energy(self) -> dict[str, Any] | None:
+    def swap_energy(self) -> records.SwapEnergy | None:
         """The swap area's energy by the DR. Swap paper's model, when the swap device has one."""
-        return self.raw.get("swap_energy")
+        return self.raw.swap_energy
 
     def to_dict(self) -> dict[str, Any]:
         """The whole record as nested dicts (what ``--json`` prints)."""
-        return dict(self.raw)
+        return self.raw.to_dict()
 
     def row(self) -> dict[str, Any]:
         """A flat dict: one DataFrame row."""
@@ -441,7 +449,7 @@ def grid(
 
         pd = need("pandas", "a DataFrame")
 
-        return pd.DataFrame([r.row() for r in runs])
+        return _frame(pd, runs)
     return runs
 
 
@@ -487,6 +495,21 @@ def swap_energy(
     return json.loads(_core.swap_energy(_args.text("model", model), n_rd, n_wr, t, size, page, dev))
 
 
+def _frame(pd: Any, runs: Sequence[RunResult]) -> pd.DataFrame:
+    """One row per run (:func:`_sized`)."""
+    return _sized(pd, pd.DataFrame([r.row() for r in runs]))
+
+
+def _sized(pd: Any, df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with ``memory`` (the size as given: ``"5%"``, ``"64MiB"``) an ordered category by
+    the frames each size came to, so sorting by it puts ``"5%"`` before ``"10%"``; ``frames`` is
+    the size as a number."""
+    if len(df):
+        sizes = df.groupby("memory", sort=False)["frames"].min().sort_values(kind="stable")
+        df["memory"] = pd.Categorical(df["memory"], categories=list(sizes.index), ordered=True)
+    return df
+
+
 def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:
     """:func:`grid` as a pandas DataFrame, one row per run, with ``faults_vs_clock`` and
     ``io_vs_clock`` (ratios to CLOCK at the same size, when CLOCK is in the grid) and
@@ -504,7 +527,7 @@ def compare(trace: Trace | PathLike, **kwargs: Any) -> pd.DataFrame:
         for c in cols:
             name = ("faults" if c == "faults" else "io") + f"_vs_{base}"
             df[name] = df[c] / df.memory.map(ref[c]).replace(0, float("nan"))
-    return df
+    return _sized(pd, df)
 
 
 def policies() -> dict[str, str]:

@@ -8,7 +8,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
-from . import _args, _core
+from . import _args, _core, records
 from ._record import Record
 
 # `typing` is imported for the type checker only: importing it took 5 ms of every command's start.
@@ -73,34 +73,42 @@ def _spec(usage: Mapping[str, Any] | PathLike) -> dict[str, Any]:
 
 class PhoneResult(Record):
     """One system-level run: the phone it used (resolved), the usage statistics, the system meters,
-    the page engine's counters, and one record per launch; ``raw`` is the whole record."""
+    the page engine's counters, and one record per launch; ``raw`` is the whole record. Its parts
+    are typed records (:mod:`mobmem.records`, generated from the core's structs):
+    ``r.meters.kills.total``, ``r.launches[0].ux_class``, and dicts too (``r.meters["kills"]``)."""
 
     __slots__ = ()
     _shown = ("config", "usage", "meters", "pages", "launches", "wall_time_s")
+    raw: records.PhoneResult
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        from .records import PhoneResult as Fields
+
+        super().__init__(raw if isinstance(raw, Fields) else Fields(raw))
 
     @property
-    def config(self) -> dict[str, Any]:
-        return self.raw["config"]
+    def config(self) -> records.ResolvedPhone:
+        return self.raw.config
 
     @property
-    def usage(self) -> dict[str, Any]:
-        return self.raw["usage"]
+    def usage(self) -> records.UsageStats:
+        return self.raw.usage
 
     @property
-    def meters(self) -> dict[str, Any]:
-        return self.raw["meters"]
+    def meters(self) -> records.SystemMeters:
+        return self.raw.meters
 
     @property
-    def pages(self) -> dict[str, Any]:
-        return self.raw["pages"]
+    def pages(self) -> records.Meters:
+        return self.raw.pages
 
     @property
-    def launches(self) -> list[dict[str, Any]]:
-        return self.raw["launches"]
+    def launches(self) -> list[records.LaunchRecord]:
+        return self.raw.launches
 
     @property
     def wall_time_s(self) -> float:
-        return self.raw["wall_time_s"]
+        return self.raw.wall_time_s
 
     @property
     def phone(self) -> str:
@@ -156,7 +164,8 @@ class PhoneResult(Record):
         return float(self.meters["energy"]["total_j"])
 
     def to_dict(self) -> dict[str, Any]:
-        return self.raw
+        """The whole record as nested dicts (what ``--json`` prints)."""
+        return self.raw.to_dict()
 
     def row(self) -> dict[str, Any]:
         """The run as one flat row: phone, swap, policy, killer and the scalar meters."""

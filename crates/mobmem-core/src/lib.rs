@@ -14,6 +14,7 @@ pub mod meters;
 pub mod mrc;
 pub mod plan;
 pub mod policy;
+pub mod records;
 pub mod swap;
 pub mod system;
 pub mod trace;

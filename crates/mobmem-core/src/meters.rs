@@ -11,7 +11,7 @@ use serde::Serialize;
 /// place). So `faults = cold_anon + cold_file + swap_faults + file_rereads + dr_promotions`.
 /// `swap_ins` counts the page copies from swap to DRAM: `swap_faults − dr_maps + dr_promotions`
 /// (without Direct Read, `swap_ins = swap_faults`).
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Meters {
     pub accesses: u64,
     pub hits: u64,
@@ -79,7 +79,7 @@ pub struct Meters {
 }
 
 /// What a run on DRAM + PCM tiers counts (see docs/HYBRID.md).
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct TierMeters {
     pub dram: TierCounts,
     pub pcm: TierCounts,
@@ -101,7 +101,7 @@ pub struct TierMeters {
 }
 
 /// One tier's counts.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct TierCounts {
     pub frames: u64,
     /// Accesses served by this tier (hits, and the access of a fault once the page is in).
@@ -115,7 +115,7 @@ pub struct TierCounts {
 }
 
 /// Accesses of one class of processes and the time they waited.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct ClassMeters {
     pub accesses: u64,
     pub hits: u64,
@@ -129,7 +129,7 @@ pub struct ClassMeters {
 }
 
 /// Energy by the hybrid DRAM+PCM paper's equation 1, and static energy as a separate line, in J.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct HybridEnergy {
     pub w_d_j: f64,
     pub r_d_j: f64,
@@ -150,7 +150,7 @@ pub struct HybridEnergy {
 }
 
 /// I/O time by device and operation, in ns.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct IoTime {
     pub swap_read_ns: f64,
     pub swap_write_ns: f64,
@@ -164,7 +164,7 @@ pub struct IoTime {
 }
 
 /// Energy of the devices' operations and background power over the simulated time, in joules.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Energy {
     pub swap_read_j: f64,
     pub swap_write_j: f64,
@@ -232,7 +232,7 @@ impl Meters {
 }
 
 /// One run's result record.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunResult {
     pub config: crate::plan::ResolvedConfig,
     pub trace: TraceStats,

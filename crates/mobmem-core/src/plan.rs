@@ -224,7 +224,7 @@ pub struct ResolvedConfig {
     pub tiers: Option<ResolvedTiers>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ResolvedFields<'a> {
     params: &'a serde_json::Value,
     frames: u64,
@@ -253,6 +253,36 @@ impl Serialize for ResolvedConfig {
     }
 }
 
+/// The echo's schema: `SimConfig`'s, with the resolved fields' in place of the names they resolve.
+impl schemars::JsonSchema for ResolvedConfig {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ResolvedConfig".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut out = SimConfig::json_schema(g);
+        let resolved = ResolvedFields::json_schema(g);
+        let about = "The configuration a run used: the knobs as given, with what they resolved to in place of \
+                     names, shares and partial tables.";
+        out.insert("description".into(), about.into());
+        for key in ["properties", "required"] {
+            let (Some(into), Some(from)) = (out.get(key).cloned(), resolved.get(key)) else { continue };
+            let merged = match (into, from) {
+                (serde_json::Value::Object(mut a), serde_json::Value::Object(b)) => {
+                    a.extend(b.clone());
+                    serde_json::Value::Object(a)
+                }
+                (serde_json::Value::Array(mut a), serde_json::Value::Array(b)) => {
+                    a.extend(b.iter().filter(|v| !a.contains(v)).cloned().collect::<Vec<_>>());
+                    serde_json::Value::Array(a)
+                }
+                (a, _) => a,
+            };
+            out.insert(key.into(), merged);
+        }
+        out
+    }
+}
+
 /// `v` as a JSON object.
 fn object<T: Serialize, E: serde::ser::Error>(
     v: &T,
@@ -264,7 +294,7 @@ fn object<T: Serialize, E: serde::ser::Error>(
 }
 
 /// The tiers a run used.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ResolvedTiers {
     pub pcm_share: f64,
     pub dram_frames: u64,

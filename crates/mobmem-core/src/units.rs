@@ -156,6 +156,19 @@ pub fn parse_count(field: &str, s: &str) -> Result<u64> {
     Ok(n as u64)
 }
 
+/// A table of named values (a policy's or a device's parameters) as its JSON schema describes it.
+pub type Table = serde_json::Map<String, serde_json::Value>;
+
+/// A size is written as text: `1024`, `64MiB`, `10%`.
+impl schemars::JsonSchema for MemorySize {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MemorySize".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <String as schemars::JsonSchema>::json_schema(g)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,6 +68,13 @@ fn swap_backends() -> Vec<(&'static str, &'static str)> {
     mobmem_core::swap::backend::DESCRIPTIONS.to_vec()
 }
 
+/// The JSON schemas of the result records (`RunResult`, `PhoneResult`) the typed Python records
+/// are generated from.
+#[pyfunction]
+fn result_schemas() -> String {
+    mobmem_core::records::schemas().to_string()
+}
+
 /// Adds this module's functions to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policies, m)?)?;
@@ -79,5 +86,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim_config_schema, m)?)?;
     m.add_function(wrap_pyfunction!(swap_admissions, m)?)?;
     m.add_function(wrap_pyfunction!(swap_backends, m)?)?;
+    m.add_function(wrap_pyfunction!(result_schemas, m)?)?;
     Ok(())
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub const SWAP_CLUSTER_MAX: u64 = 32;
 
 /// What the first touch of an anon page costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AnonFirstTouch {
     /// Zero-filled, no I/O (Linux).
@@ -23,7 +23,7 @@ pub enum AnonFirstTouch {
 }
 
 /// What a swap-in does with the page's swap copy.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SwapCache {
     /// As Linux does on the swap device: a synchronous-I/O device (zram) drops the copy at swap-in
@@ -72,7 +72,7 @@ impl SwapCache {
 
 /// Swap read-around's order (Linux `vm.page-cluster`): clusters of `2^order` slots, 0 = off. Both
 /// ways in refuse more than 10 (1,024 pages a fault) where they read it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "u32", into = "u32")]
 pub struct PageCluster(u32);
 
@@ -104,7 +104,7 @@ impl From<PageCluster> for u32 {
 }
 
 /// Declares a config struct with each knob once: its doc, whose first line is its help (`mobmem
-/// run --help`, Python's `Config.fields()`, the schema), its serde attributes, its type and its
+/// run --help`, Python's `Config.fields()`, the schema), its other attributes, its type and its
 /// default. `Default` and the `(name, help)` list named first are made from the same lines, so a
 /// knob is one entry here; the schema, the CLI's flags, Python's `Config` and the run's config
 /// echo (`plan::ResolvedConfig`) follow from it.
@@ -115,8 +115,7 @@ macro_rules! knobs {
         pub struct $name:ident {
             $(
                 #[doc = $help:literal]
-                $(#[doc = $doc:literal])*
-                $(#[serde($($serde:tt)*)])*
+                $(#[$attr:meta])*
                 pub $field:ident: $ty:ty = $default:expr,
             )*
         }
@@ -125,8 +124,7 @@ macro_rules! knobs {
         pub struct $name {
             $(
                 #[doc = $help]
-                $(#[doc = $doc])*
-                $(#[serde($($serde)*)])*
+                $(#[$attr])*
                 pub $field: $ty,
             )*
         }
@@ -146,7 +144,7 @@ knobs! {
     SIM_FIELDS;
     /// One page-level simulation: memory size, policy, devices. Resolved against a device catalog
     /// and a trace's footprint into a `plan::Plan`, which is what a run is built from.
-    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields, default)]
     pub struct SimConfig {
         /// DRAM for pages: frames (1024), bytes (64MiB) or a share of the footprint (10%)
@@ -154,6 +152,7 @@ knobs! {
         /// page reclamation policy (mobmem policies)
         pub policy: String = "clock".into(),
         /// the policy's parameters (a table; see each policy)
+        #[schemars(with = "crate::units::Table")]
         pub params: toml::Table = toml::Table::new(),
         /// swap device (mobmem devices)
         pub swap: String = "optane-m10".into(),
@@ -169,6 +168,7 @@ knobs! {
         /// oom_score_adj over the trace.
         pub swap_admission: String = crate::swap::admission::DEFAULT.into(),
         /// the swap admission's parameters (a table; see each admission)
+        #[schemars(with = "crate::units::Table")]
         pub swap_admission_params: toml::Table = toml::Table::new(),
         /// a swapped-in page's swap copy: device (Linux: zram frees it, a block device keeps it until written), keep, drop
         ///
@@ -231,7 +231,7 @@ knobs! {
     TIER_FIELDS;
     /// Two-tier main memory: `memory` is split into DRAM and PCM frames; every access is charged to
     /// the tier its page is in, page moves between tiers are migrations.
-    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields, default)]
     pub struct TierConfig {
         /// share of memory on PCM, 0–1 (the hybrid paper's evaluation: 0.9); 0: DRAM only, charged per access

@@ -10,7 +10,7 @@ pub use tier::TierModel;
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DeviceKind {
     Flash,
@@ -34,7 +34,7 @@ impl DeviceKind {
 }
 
 /// A resolved device model. Latency and energy are per 4 KiB page operation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Device {
     pub name: String,
     pub description: String,
@@ -60,6 +60,7 @@ pub struct Device {
     /// As swap: the backend (`crate::swap::backend`) and its parameters.
     pub backend: String,
     #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    #[schemars(with = "crate::units::Table")]
     pub backend_params: toml::Table,
     pub source: String,
 }

@@ -27,7 +27,7 @@ pub(super) struct TierSpec {
 }
 
 /// A resolved tier model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TierModel {
     pub name: String,
     pub description: String,

@@ -73,7 +73,7 @@ pub enum EnergyModel {
 }
 
 /// What a swap area spent: times (s) and energy (J) by component.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SwapEnergy {
     pub model: String,
     /// Swap-ins that copied a page (N_rd, or N'_rd for DR. Swap) and swap-outs (N_wr).

@@ -63,7 +63,7 @@ pub struct KernelEvents {
 }
 
 /// A run's CPU time, s.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CpuTime {
     pub user_s: f64,
     pub system_s: f64,

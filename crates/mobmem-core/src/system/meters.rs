@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One launch: a cold start (the app was dead) or a resume (it was alive).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LaunchRecord {
     /// Position in the usage trace.
     pub index: u32,
@@ -41,7 +41,7 @@ pub struct LaunchRecord {
 }
 
 /// Per-app totals.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct AppSummary {
     pub app: String,
     pub category: String,
@@ -58,7 +58,7 @@ pub struct AppSummary {
     pub swap_faults: u64,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SystemEnergy {
     /// DRAM background power over the run (dram_mw_per_gib × DRAM).
     pub dram_background_j: f64,
@@ -70,7 +70,7 @@ pub struct SystemEnergy {
     pub total_j: f64,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SystemMeters {
     pub launches: u64,
     pub cold: u64,
@@ -144,9 +144,11 @@ pub struct SystemMeters {
 }
 
 /// The phone a run used, resolved.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ResolvedPhone {
     pub name: String,
+    /// The phone's fields as a table (typed in `mobmem phones`' listing, not here).
+    #[schemars(with = "crate::units::Table")]
     pub phone: Phone,
     pub layout: Layout,
     pub swap: Option<Device>,
@@ -160,7 +162,7 @@ pub struct ResolvedPhone {
     pub ux_classes: [&'static str; 5],
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PhoneResult {
     pub config: ResolvedPhone,
     pub usage: UsageStats,
@@ -176,7 +178,7 @@ pub struct PhoneResult {
 
 /// Swap-entry lifetimes (the A2S paper's Figs. 1 and 10): each slot from its write until it is
 /// freed (its page written again, or its owner killed), or still valid at the end.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LifetimeSummary {
     pub written: u64,
     pub ended: u64,

@@ -214,7 +214,7 @@ fn d_waf() -> f64 {
 }
 
 /// Sizes in pages, resolved against the page size.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Layout {
     pub dram_pages: u64,
     /// Frames the model manages: DRAM − reserved.

@@ -77,7 +77,7 @@ pub struct UsageTrace {
 }
 
 /// Reuse statistics of a launch sequence.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct UsageStats {
     pub launches: u64,
     pub distinct_apps: u64,

@@ -32,7 +32,7 @@ impl Default for UxThresholds {
 }
 
 /// How a launch's delay is perceived, fastest first (the thresholds are `UxThresholds`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum UxClass {
     Crisp,

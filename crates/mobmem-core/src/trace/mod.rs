@@ -121,7 +121,7 @@ pub fn pack(id: PageId, op: Op) -> u32 {
 }
 
 /// Lines a reader passed over, by reason. Nothing is skipped silently: these are reported.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Skipped {
     /// Valgrind's `==pid==` banner and other non-access lines of Lackey output.
     pub banner_lines: u64,
@@ -269,7 +269,7 @@ pub(crate) fn op_counts(words: &[u32]) -> [u64; 3] {
     [words.len() as u64 - reads - writes, reads, writes]
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct PidStats {
     pub pid: u32,
     pub accesses: u64,
@@ -278,7 +278,7 @@ pub struct PidStats {
 
 /// What `mobmem stats` prints. The read:write ratio is data reads over data writes (instruction
 /// fetches excluded), as in Table 1 of the SPO-CLOCK paper (3.50:1 for Angrybirds).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct TraceStats {
     pub path: String,
     pub format: String,
