@@ -48,7 +48,7 @@ impl<P: Policy> Engine<P> {
     pub(super) fn park_vetoed(&mut self) {
         for i in 0..self.vetoed.len() {
             let v = self.vetoed[i];
-            let f = self.pages.flags[v as usize];
+            let f = self.pages.flag(v);
             if !self.parked[v as usize] && f & pages::RESIDENT != 0 {
                 self.policy.on_remove(v);
                 self.parked[v as usize] = true;
@@ -75,7 +75,7 @@ impl<P: Policy> Engine<P> {
         p.m.reclaims_swap_closed += closed as u64;
         let victim = if self.scope == Scope::PerPage && !full && !closed {
             let out = std::cell::RefCell::new(std::mem::take(&mut self.vetoed));
-            let (flags, admission, owners) = (&p.flags, &self.admission, &self.owners);
+            let (flags, admission, owners) = (p.all_flags(), &self.admission, &self.owners);
             let veto = |v: PageId| {
                 let no = pages::pinned(flags, v) && !admission.admits(v, owners);
                 if no {
@@ -92,7 +92,7 @@ impl<P: Policy> Engine<P> {
             }
             victim
         } else if full || closed || self.scope == Scope::None {
-            let flags = &p.flags;
+            let flags = p.all_flags();
             let pinned = |v: PageId| pages::pinned(flags, v);
             self.policy.select_victim(&ReclaimCtx { swap_full: true, unevictable: Some(&pinned) })
         } else {

@@ -2,7 +2,7 @@
 //! (`run.rs`), a phone from its layout and devices (`system::sim::setup`) — and `Engine::build`
 //! turns it into an engine. What a swap backend means for the engine is decided here, once.
 
-use super::pages::{self, Pages};
+use super::pages::Pages;
 use super::{Engine, SwapSemantics, WritebackSchedule};
 use crate::policy::Policy;
 use crate::swap::backend::SwapBackend;
@@ -117,9 +117,7 @@ impl<P: Policy> Engine<P> {
     /// `by_access` the ticks are accesses and the engine runs the rounds itself (page traces);
     /// otherwise the caller runs them with `writeback_until`.
     pub fn with_writeback(mut self, every: u64, limit: u64, by_access: bool) -> Self {
-        let n = self.pages.flags.len();
-        self.pages.idle = Some(pages::Idle { stamp: vec![0; n], epoch: 0, cursor: 0 });
-        self.pages.note_extras();
+        self.pages.keep_idle_marks();
         self.wb = WritebackSchedule { every: every.max(1), next: every.max(1), limit };
         if by_access {
             self.wb_due_access = self.wb.next;
@@ -130,16 +128,7 @@ impl<P: Policy> Engine<P> {
     /// Records swap-entry lifetimes in the ticks the caller gives with `set_now`, tallied at
     /// `marks` (ticks, ascending): how many lifetimes were at most each.
     pub fn with_lifetimes(mut self, marks: &[u64]) -> Self {
-        let n = self.pages.flags.len();
-        let tally = pages::Tally { within: vec![0; marks.len()], ..Default::default() };
-        self.pages.life = Some(pages::Lifetimes {
-            born: vec![0; n],
-            marks: marks.to_vec(),
-            ended: tally.clone(),
-            died: tally,
-            now: 0,
-        });
-        self.pages.note_extras();
+        self.pages.keep_lifetimes(marks);
         self
     }
 
@@ -148,7 +137,7 @@ impl<P: Policy> Engine<P> {
     pub fn with_admission(mut self, admission: Box<dyn SwapAdmission>, owners: Owners) -> Self {
         self.scope = admission.scope();
         if self.scope == Scope::PerPage {
-            self.parked = vec![false; self.pages.flags.len()];
+            self.parked = vec![false; self.pages.len()];
         }
         self.admission = admission;
         self.owners = owners;
@@ -158,14 +147,13 @@ impl<P: Policy> Engine<P> {
     /// Places swapped pages in numbered slots and reads clusters of `2^order` around each swap fault.
     pub fn with_read_around(mut self, order: u32) -> Self {
         self.page_cluster = order;
-        self.pages.slots = Some(pages::Slots::new(self.pages.flags.len(), self.pages.swap_cap));
-        self.pages.note_extras();
+        self.pages.number_slots();
         self
     }
 
     /// What a swap-in keeps and what a first touch of an anon page reads (Linux's by default).
     pub fn with_swap_semantics(mut self, semantics: SwapSemantics) -> Self {
-        self.pages.semantics = semantics;
+        self.pages.set_semantics(semantics);
         self
     }
 
@@ -178,8 +166,7 @@ impl<P: Policy> Engine<P> {
 
     /// Swap is zram: swapped pages take `1 / ratio` of a frame each from the same DRAM.
     pub fn with_zram(mut self, ratio: Option<f64>) -> Self {
-        self.pages.zram_ratio = ratio.unwrap_or(0.0);
-        self.pages.note_extras();
+        self.pages.set_zram_ratio(ratio);
         self
     }
 }

@@ -7,12 +7,12 @@ impl<P: Policy> Engine<P> {
     /// The engine's conservation invariants (tests): its resident, file and swap counts match the
     /// page states, and memory is never over-full.
     pub fn check(&self) -> std::result::Result<(), String> {
-        let f = &self.pages.flags;
+        let f = self.pages.all_flags();
         let resident = f.iter().filter(|&&x| x & pages::RESIDENT != 0).count();
         let file = f.iter().filter(|&&x| x & pages::RESIDENT != 0 && x & ANON == 0).count();
         let swapped = f.iter().filter(|&&x| x & pages::SWAP_VALID != 0).count() as u64;
-        if file != self.pages.file_resident {
-            return Err(format!("{file} resident file pages, engine counts {}", self.pages.file_resident));
+        if file != self.pages.file_resident() {
+            return Err(format!("{file} resident file pages, engine counts {}", self.pages.file_resident()));
         }
         if resident != self.resident || self.used() > self.frames {
             return Err(format!(
@@ -22,8 +22,8 @@ impl<P: Policy> Engine<P> {
                 self.frames
             ));
         }
-        if swapped != self.pages.swap_used {
-            return Err(format!("{swapped} swapped pages, {} slots used", self.pages.swap_used));
+        if swapped != self.pages.swap_used() {
+            return Err(format!("{swapped} swapped pages, {} slots used", self.pages.swap_used()));
         }
         let parked = self.parked.iter().filter(|&&p| p).count() as u64;
         let stray = self.parked.iter().zip(f).any(|(&p, &x)| p && x & pages::RESIDENT == 0);
@@ -32,10 +32,11 @@ impl<P: Policy> Engine<P> {
         }
         let backed = f.iter().filter(|&&x| x & pages::BACKED != 0).count() as u64;
         let stray = f.iter().any(|&x| x & (pages::BACKED | pages::SWAP_VALID) == pages::BACKED);
-        if backed != self.pages.backed || stray {
+        if backed != self.pages.backed() || stray {
             return Err(format!(
                 "{backed} written-back pages (each with a slot: {}), {} counted",
-                !stray, self.pages.backed
+                !stray,
+                self.pages.backed()
             ));
         }
         Ok(())

@@ -98,17 +98,17 @@ impl<P: Policy> Engine<P> {
             frames: self.frames as u64,
             free: self.free(),
             resident: self.resident as u64,
-            file_resident: self.pages.file_resident as u64,
+            file_resident: self.pages.file_resident() as u64,
             zram_frames: self.pages.pool_frames() as u64,
-            swap_used: self.pages.swap_used,
-            swap_cap: self.pages.swap_cap,
+            swap_used: self.pages.swap_used(),
+            swap_cap: self.pages.swap_cap(),
         }
     }
 
     /// What the pages of `range` hold in memory and swap.
     pub fn holds(&self, range: Range<PageId>) -> Held {
         let mut h = Held::default();
-        for &f in &self.pages.flags[range.start as usize..range.end as usize] {
+        for &f in &self.pages.all_flags()[range.start as usize..range.end as usize] {
             h.resident += (f & pages::RESIDENT != 0) as u64;
             h.swapped += (f & pages::SWAP_VALID != 0) as u64;
             h.either += (f & (pages::RESIDENT | pages::SWAP_VALID) != 0) as u64;
@@ -119,7 +119,7 @@ impl<P: Policy> Engine<P> {
     /// Whether touching `page` with `op` now would be a hit (no fault, no reclaim).
     #[inline(always)]
     pub fn would_hit(&self, page: PageId, op: Op) -> bool {
-        let f = self.pages.flags[page as usize];
+        let f = self.pages.flag(page);
         f & pages::RESIDENT != 0 || (f & pages::NVM_MAPPED != 0 && !op.is_write())
     }
 
@@ -149,7 +149,7 @@ impl<P: Policy> Engine<P> {
     /// Evicts the policy's victim `v`; says what I/O it took and whether it was a file page.
     #[inline(always)]
     fn take(&mut self, v: PageId, index: usize) -> Result<(EvictIo, bool)> {
-        let file = self.pages.flags[v as usize] & ANON == 0;
+        let file = self.pages.flag(v) & ANON == 0;
         let io = self.pages.evict(v, index)?;
         self.resident -= 1;
         Ok((io, file))
@@ -201,7 +201,7 @@ impl<P: Policy> Engine<P> {
     /// A page of a process that died leaves memory and swap with no I/O; it comes back as
     /// `kind` (`ANON` or `FILE_FIXED`), never touched.
     pub fn release(&mut self, page: PageId, kind: u8) {
-        let f = self.pages.flags[page as usize];
+        let f = self.pages.flag(page);
         let parked = self.parked.get_mut(page as usize).is_some_and(std::mem::take);
         self.parked_n -= parked as u64;
         if f & pages::RESIDENT != 0 {
@@ -265,7 +265,7 @@ impl<P: Policy> Engine<P> {
     /// (offline policies look their annotations up by it).
     #[inline(always)]
     pub fn access(&mut self, page: PageId, op: Op, index: usize) -> Result<Outcome> {
-        let f = self.pages.flags[page as usize];
+        let f = self.pages.flag(page);
         let a = Access { page, op, index, anon: becomes_anon(f, op) };
         if f & pages::RESIDENT != 0 {
             self.pages.m.hits += 1;
@@ -318,7 +318,7 @@ impl<P: Policy> Engine<P> {
                 continue;
             }
             let op = Op::from_bits(w);
-            let f = self.pages.flags[(w >> 2) as usize];
+            let f = self.pages.flag(w >> 2);
             let a = Access { page: w >> 2, op, index, anon: becomes_anon(f, op) };
             last_hit = NO_WORD;
             if f & pages::RESIDENT != 0 {

@@ -101,7 +101,7 @@ impl<P: Policy> Engine<P> {
     pub(super) fn oom_kill(&mut self, page: PageId) -> bool {
         let owners = &self.owners;
         let mut resident = vec![0u64; owners.procs.len()];
-        for (p, &f) in self.pages.flags.iter().enumerate() {
+        for (p, &f) in self.pages.all_flags().iter().enumerate() {
             if f & pages::RESIDENT != 0 {
                 if let Some(&o) = owners.of_page.get(p).filter(|&&o| o & SHARED == 0) {
                     resident[o as usize] += 1;
@@ -114,8 +114,8 @@ impl<P: Policy> Engine<P> {
             .max_by_key(|&i| (owners.procs[i].adj, resident[i], std::cmp::Reverse(i)));
         let Some(victim) = victim else { return false };
         let mut freed = 0;
-        for p in 0..self.pages.flags.len() {
-            let f = self.pages.flags[p];
+        for p in 0..self.pages.len() {
+            let f = self.pages.all_flags()[p];
             if self.owners.of_page[p] == victim as u32 && f & (pages::RESIDENT | pages::SWAP_VALID) != 0 {
                 self.release(p as PageId, f & (pages::ANON | pages::FILE_FIXED));
                 freed += 1;
@@ -144,7 +144,7 @@ impl<P: Policy> Engine<P> {
             for (index, &w) in trace.accesses[start..end].iter().enumerate() {
                 let index = start + index;
                 let (page, op) = (w >> 2, Op::from_bits(w));
-                let f = self.pages.flags[page as usize];
+                let f = self.pages.flag(page);
                 if hits_inline && f & pages::RESIDENT != 0 && !self.parked[page as usize] {
                     self.pages.m.hits += 1;
                     if op.is_write() {

@@ -137,7 +137,7 @@ impl<T: TierPolicy> Tiered<T> {
         let p = &mut self.pages;
         let victim = if p.swap_full() {
             p.m.reclaims_while_swap_full += 1;
-            let flags = &p.flags;
+            let flags = p.all_flags();
             let pin = |v: PageId| pinned(flags, v);
             self.policy.evict_victim(want, &ReclaimCtx { swap_full: true, unevictable: Some(&pin) })
         } else {
@@ -168,7 +168,7 @@ impl<T: TierPolicy> Tiered<T> {
                     .policy
                     .demote_victim()
                     .ok_or_else(|| Error::Invariant("DRAM is full but the policy named no page to demote".into()))?;
-                if self.pages.flags[v as usize] & RESIDENT == 0 || self.tier[v as usize] != Tier::Dram as u8 {
+                if self.pages.flag(v) & RESIDENT == 0 || self.tier[v as usize] != Tier::Dram as u8 {
                     return Err(Error::Invariant(format!("policy demoted page {v}, which is not in DRAM")));
                 }
                 self.used[0] -= 1;
@@ -231,7 +231,7 @@ impl<T: TierPolicy> Tiered<T> {
         self.counts(t).fills += 1;
         self.charge_copy(None, t);
         self.charge_op(t, a.op.is_write());
-        ta.dirty = self.pages.flags[a.page as usize] & DIRTY != 0;
+        ta.dirty = self.pages.flag(a.page) & DIRTY != 0;
         self.policy.on_insert(a.page, t, Entry::New, &ta);
         Ok(())
     }
@@ -241,7 +241,7 @@ impl<T: TierPolicy> Tiered<T> {
             self.classes.advance(index as u64);
             let op = Op::from_bits(w);
             let page = w >> 2;
-            let f = self.pages.flags[page as usize];
+            let f = self.pages.flag(page);
             let a = Access { page, op, index, anon: becomes_anon(f, op) };
             let critical = self.classes.of(page);
             self.spent = 0.0;
@@ -256,7 +256,7 @@ impl<T: TierPolicy> Tiered<T> {
                 let t = Tier::from_idx(self.tier[page as usize]);
                 in_dram = t == Tier::Dram;
                 self.counts(t).hits += 1;
-                let ta = TierAccess { a, critical, dirty: self.pages.flags[page as usize] & DIRTY != 0 };
+                let ta = TierAccess { a, critical, dirty: self.pages.flag(page) & DIRTY != 0 };
                 // A migrating page moves first; the access is served where it lands.
                 let served = if self.policy.on_hit(&ta, t) {
                     self.migrate(&ta, t)?;

@@ -53,14 +53,12 @@ impl<P: Policy> Engine<P> {
     /// The tick (e.g. simulated ns) of what happens next, for swap-entry lifetimes.
     #[inline]
     pub fn set_now(&mut self, tick: u64) {
-        if let Some(l) = &mut self.pages.life {
-            l.now = tick;
-        }
+        self.pages.set_now(tick);
     }
 
     /// Swap-entry lifetimes so far: of the slots freed, and how many are still valid.
     pub fn lifetimes(&self) -> Option<SwapLifetimes<'_>> {
-        let l = self.pages.life.as_ref()?;
-        Some(SwapLifetimes { ended: &l.ended, died: &l.died, valid: self.pages.swap_used })
+        let (ended, died) = self.pages.lifetimes()?;
+        Some(SwapLifetimes { ended, died, valid: self.pages.swap_used() })
     }
 }

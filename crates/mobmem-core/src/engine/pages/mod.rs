@@ -5,6 +5,7 @@
 use super::Fault;
 
 mod extras;
+mod sealed;
 use crate::error::{Error, Result};
 use crate::meters::Meters;
 use crate::policy::Access;
@@ -89,27 +90,27 @@ pub enum EvictIo {
 }
 
 pub struct Pages {
-    pub flags: Vec<u8>,
-    pub swap_used: u64,
-    pub swap_cap: u64,
+    flags: Vec<u8>,
+    swap_used: u64,
+    swap_cap: u64,
     /// Slot numbers, kept only when swap-in read-around needs to know which pages are neighbours
     /// in the swap area (the system level); page-trace runs count slots without placing them.
-    pub slots: Option<Slots>,
+    slots: Option<Slots>,
     /// zram: swapped pages per DRAM frame of the compressed area; 0 when swap is outside DRAM.
-    pub zram_ratio: f64,
+    zram_ratio: f64,
     /// DRAM frames the zram area takes: kept as slots come and go, so that a fault's room check
     /// is one addition, not a division.
     pool: usize,
     /// Resident pages that are not anon (the page cache), kept as pages come and go.
-    pub file_resident: usize,
+    file_resident: usize,
     /// zram writeback: swap copies on the backing device, and when each zram copy was last
     /// written or read (in idle marks; `None` without writeback).
-    pub backed: u64,
-    pub idle: Option<Idle>,
+    backed: u64,
+    idle: Option<Idle>,
     /// Swap-entry lifetimes, when asked for (`Engine::with_lifetimes`).
-    pub life: Option<Lifetimes>,
+    life: Option<Lifetimes>,
     /// How swap behaves (`SwapSemantics`; Linux's by default).
-    pub semantics: SwapSemantics,
+    semantics: SwapSemantics,
     /// Any of zram, `slots`, `idle` or `life` is on (`note_extras`).
     keeps_slots: bool,
     /// The counters, but for the four kinds of eviction: those are `evicted`, read through
@@ -302,7 +303,7 @@ impl Pages {
 
     /// Says that zram, slot places, idle marks or lifetimes were switched on (the engine's
     /// `with_*` builders call it).
-    pub fn note_extras(&mut self) {
+    fn note_extras(&mut self) {
         self.keeps_slots = self.zram_ratio != 0.0 || self.slots.is_some() || self.idle.is_some() || self.life.is_some();
     }
 
