@@ -1,12 +1,24 @@
 //! Reading ahead: the swapped neighbours of a swap fault (`page_cluster`) and a file's next pages,
 //! into frames that are free; neither reclaims.
 
-use super::Engine;
+use super::{Engine, Fault};
+use crate::error::Result;
 use crate::policy::{Access, Policy};
 use crate::trace::{Op, PageId};
 use std::ops::Range;
 
 impl<P: Policy> Engine<P> {
+    /// A page-trace fault with read-around on (`page_cluster`): the fault, then its neighbours
+    /// when it was a swap-in.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn fault_reading_around(&mut self, a: &Access) -> Result<()> {
+        if self.fault(a)?.fault == Some(Fault::SwapIn) {
+            self.read_around(a);
+        }
+        Ok(())
+    }
+
     /// Brings the swapped neighbours of `a.page`'s slot into free frames as clean swap-cache pages
     /// (their slots stay valid). Read-around never reclaims: it uses frames that are free.
     /// Returns how many it read.
