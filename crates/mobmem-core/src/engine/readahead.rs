@@ -1,21 +1,28 @@
 //! Reading ahead: the swapped neighbours of a swap fault (`page_cluster`) and a file's next pages,
 //! into frames that are free; neither reclaims.
 
-use super::{Engine, Fault};
+use super::Engine;
 use crate::error::Result;
 use crate::policy::{Access, Policy};
 use crate::trace::{Op, PageId};
 use std::ops::Range;
 
 impl<P: Policy> Engine<P> {
-    /// A page-trace fault with read-around on (`page_cluster`): the fault, then its neighbours
-    /// when it was a swap-in.
-    #[cold]
+    /// The page-trace loop with swap read-around on (`page_cluster`): each access through
+    /// `access`, which reads around a swap fault. Kept apart from `replay_words`: a read-around
+    /// called there, even never, cost its hit path 4 instructions per access (callgrind, ARC at
+    /// 95%: 82.7 against 74.3 M instructions for 2 M accesses).
     #[inline(never)]
-    pub(super) fn fault_reading_around(&mut self, a: &Access) -> Result<()> {
-        if self.fault(a)?.fault == Some(Fault::SwapIn) {
-            self.read_around(a);
+    pub(super) fn replay_words_reading_around(&mut self, words: &[u32], first: usize) -> Result<()> {
+        for (index, &w) in (first..).zip(words) {
+            let (page, op) = (w >> 2, Op::from_bits(w));
+            // Writeback rounds run before a fault, as in `replay_words`.
+            if index as u64 >= self.wb_due_access && !self.would_hit(page, op) {
+                self.writeback_due(index);
+            }
+            self.access(page, op, index)?;
         }
+        self.pages.m.accesses += words.len() as u64;
         Ok(())
     }
 

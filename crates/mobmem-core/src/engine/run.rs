@@ -51,7 +51,7 @@ impl PolicyVisitor for Run<'_> {
             (Some(timeline), _) => e.replay_owned(self.trace, timeline)?,
             (None, None) => e.replay(self.trace)?,
             (None, Some((path, opts, survey))) => {
-                stream::replay(path, opts, survey, stream::CHUNK, &mut |w, first| e.replay_words(w, first as usize))?;
+                stream::replay(path, opts, survey, stream::CHUNK, &mut |w, first| e.replay_chunk(w, first as usize))?;
             }
         }
         Ok(e.into_meters())
