@@ -29,6 +29,22 @@ def test_a_streamed_run_equals_a_run_from_memory(policy):
     assert streamed.meters == whole.meters and streamed.trace == whole.trace
 
 
+def test_read_around_streams_as_it_runs_from_memory():
+    # Read-around (`page_cluster`) runs its own loop over each chunk: the counts equal a run from
+    # memory, and it reads ahead (a reclaim batch leaves the free frames it reads into).
+    path = DATA / "sqlite_60k.txt.zst"
+    knobs = {
+        "policy": "linux-2q",
+        "memory": "5%",
+        "swap": "emmc-inand",
+        "reclaim_batch": 32,
+        "page_cluster": 3,
+    }
+    whole = mobmem.simulate(path, **knobs)
+    streamed = mobmem.simulate_stream(path, **knobs)
+    assert streamed.meters == whole.meters and whole.meters.swap_readahead > 0
+
+
 def test_run_stream_command():
     args = ["run", "-t", str(DATA / "sqlite_60k.txt.zst"), "-p", "linux-2q", "-m", "20%", "--json"]
     a = json.loads(cli(*args).stdout)
