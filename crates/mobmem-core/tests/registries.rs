@@ -1,7 +1,7 @@
 //! Every kind of thing is one file plus one registry line. A file whose line was forgotten is
 //! compiled (its `mod` line is there) but unreachable by name: this test compares each registry's
 //! lines with the files beside it, so the forgotten line fails here. Trace formats have their own
-//! test (`trace/formats/mod.rs`), the CLI's commands theirs (tests/test_cli_layout.py).
+//! test (`trace/formats/mod.rs`), the CLI's commands theirs (tests/test_cli.py).
 
 use std::collections::BTreeSet;
 use std::path::Path;
