@@ -206,7 +206,8 @@ def simulate_stream(
 ) -> RunResult:
     """:func:`simulate` of the trace file at ``path`` while it is read: two passes over the file,
     memory bounded by the trace's pages, not its accesses; the counts equal :func:`simulate`'s.
-    For flat runs of policies that need no future (not ``opt``) with swap admission ``all``."""
+    For any run whose policy needs no future (not ``opt``): flat or tiered, any swap admission
+    (the trace's own process table, its adj column, is read in the first pass)."""
     cfg = Config.of(config, **overrides)
     out = _core.simulate_stream(
         _args.path("path", path),

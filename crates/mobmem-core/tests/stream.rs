@@ -1,6 +1,6 @@
 //! Streamed runs: a trace replayed while it is read gives the counts and statistics of the same
 //! trace replayed from memory, whatever its format; chunks put the accesses back together exactly;
-//! what cannot stream says why.
+//! what cannot stream says why. Runs that follow processes, in chunks: `replay/tests.rs`.
 
 mod common;
 
@@ -91,7 +91,9 @@ fn what_cannot_stream_says_why() {
     assert!(e.contains("opt looks ahead") && e.contains("60000 accesses") && e.contains("1 MiB"), "{e}");
     let mut a = cfg("clock", "10%");
     a.swap_admission = "a2s".into();
-    assert!(run(&a).unwrap_err().to_string().contains("swap_admission"));
+    // A2S streams, but decides by processes: a trace with no process table cannot run it.
+    let e = run(&a).unwrap_err().to_string();
+    assert!(e.contains("swap_admission") && e.contains("has no process table"), "{e}");
     let e = simulate_stream(&data("nope.txt"), &ReadOptions::default(), &cfg("clock", "10%"), &Catalog::builtin());
     assert!(e.unwrap_err().to_string().contains("nope.txt"));
 }

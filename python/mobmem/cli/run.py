@@ -140,7 +140,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.trace:
             raise MobmemError("no trace given (--trace FILE)")
         if args.procs:
-            raise MobmemError("--stream reads no process table: drop --procs, or --stream")
+            raise MobmemError(
+                "--stream reads the trace's own process table (its adj column), not a side file: "
+                "drop --procs, or --stream"
+            )
         r = simulate_stream(
             args.trace,
             format=args.format,

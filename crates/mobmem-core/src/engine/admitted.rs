@@ -2,7 +2,7 @@
 //! off the policy's lists (Linux's unevictable list) until their owners' state changes or they
 //! are touched; when swap is full the policy is told which pages may not go.
 
-use super::pages::{self, EvictIo};
+use super::pages::{self, becomes_anon, EvictIo};
 use super::{Engine, Shortfall};
 use crate::error::Result;
 use crate::policy::{Access, Policy, ReclaimCtx};
@@ -26,6 +26,34 @@ impl<P: Policy> Engine<P> {
         }
         self.parked_list = list;
         self.parked_list.clear();
+    }
+
+    /// The page-trace loop under an admission that looks at processes (`Scope` other than
+    /// `All`): the accesses run as in `replay_words`, with a hit on a parked page (and every
+    /// access under `off`, which hides anon pages) through `access`. The driver cuts the trace
+    /// where the processes change and calls `change_owners` between the runs. Kept apart from
+    /// `replay_words` so that the default admission's hit path does not pay for it.
+    pub(super) fn replay_words_admitted(&mut self, words: &[u32], first: usize) -> Result<()> {
+        let hits_inline = self.scope == Scope::PerPage;
+        for (index, &w) in (first..).zip(words) {
+            let (page, op) = (w >> 2, Op::from_bits(w));
+            let f = self.pages.flag(page);
+            if hits_inline && f & pages::RESIDENT != 0 && !self.parked[page as usize] {
+                self.pages.m.hits += 1;
+                if op.is_write() {
+                    self.pages.write_touch(page as usize);
+                }
+                self.policy.on_hit(&Access { page, op, index, anon: becomes_anon(f, op) });
+                continue;
+            }
+            // Writeback rounds run before a fault, as in `replay_words`.
+            if index as u64 >= self.wb_due_access && !self.would_hit(page, op) {
+                self.writeback_due(index);
+            }
+            self.access(page, op, index)?;
+        }
+        self.pages.m.accesses += words.len() as u64;
+        Ok(())
     }
 
     /// A parked page back on the policy's lists: `touched` when an access brought it back (the

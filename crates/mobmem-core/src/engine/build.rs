@@ -1,5 +1,5 @@
 //! Building an engine: both ways in fill one `Setup` — a page-level run from its `plan::Plan`
-//! (`run.rs`), a phone from its layout and devices (`system::sim::setup`) — and `Engine::build`
+//! (`crate::replay`), a phone from its layout and devices (`system::sim::setup`) — and `Engine::build`
 //! turns it into an engine. What a swap backend means for the engine is decided here, once.
 
 use super::pages::Pages;

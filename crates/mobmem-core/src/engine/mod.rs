@@ -6,30 +6,30 @@
 use crate::error::Result;
 use crate::meters::Meters;
 use crate::policy::{Access, Policy, ReclaimCtx};
-use crate::trace::{Op, PageId, Trace};
+#[cfg(test)]
+use crate::trace::Trace;
+use crate::trace::{Op, PageId};
 use std::ops::Range;
 
 mod admitted;
 mod build;
 mod check;
+mod memory;
+mod oom;
 mod outcome;
-mod owned;
 pub(crate) mod pages;
 mod readahead;
-mod run;
-mod tiered;
+pub(crate) mod tiered;
 mod writeback;
 
 use crate::swap::{Owners, Scope, SwapAdmission};
 pub(crate) use build::{Setup, WritebackRounds};
+pub(crate) use memory::Memory;
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
 pub use pages::SwapSemantics;
 pub use pages::Tally;
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};
-pub(crate) use run::parallel;
-pub(crate) use run::simulate_sampled;
-pub use run::{simulate, simulate_grid, simulate_stream};
 pub use writeback::WritebackSchedule;
 
 /// The flat page engine: one pool of frames. Page-trace replay drives it through `replay`; the
@@ -69,7 +69,7 @@ pub(crate) struct Engine<P> {
     /// Scratch for the pages one reclaim vetoed.
     vetoed: Vec<PageId>,
     /// Page traces with processes: when nothing can be reclaimed, the kernel's OOM killer takes
-    /// a process (`owned::oom_kill`) instead of the run failing.
+    /// a process (`oom::oom_kill`) instead of the run failing.
     oom_kill: bool,
 }
 
@@ -293,24 +293,29 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// The page-trace loop: `access` spelled out, hit path first, nothing returned from a hit.
-    /// Calling `access` here instead measured 274 against 352 M accesses/s on CLOCK's hit path.
-    /// Page traces run with the default admission (all), so no page is kept from the policy.
+    /// Replays a whole trace whose processes never change.
+    #[cfg(test)]
     fn replay(&mut self, trace: &Trace) -> Result<()> {
         self.replay_chunk(&trace.accesses, 0)
     }
 
     /// Replays a run of access words whose first is access `first` of the trace (a whole trace, or
-    /// one chunk of a streamed one), reading around swap faults when `page_cluster` is on.
+    /// a chunk of a streamed one, or a run between two changes of its processes), in one of three
+    /// loops: under a swap admission that may veto pages, reading around swap faults when
+    /// `page_cluster` is on, or the hit path first.
     pub(crate) fn replay_chunk(&mut self, words: &[u32], first: usize) -> Result<()> {
-        if self.page_cluster > 0 {
+        if self.scope != Scope::All {
+            self.replay_words_admitted(words, first)
+        } else if self.page_cluster > 0 {
             self.replay_words_reading_around(words, first)
         } else {
             self.replay_words(words, first)
         }
     }
 
-    /// `replay_chunk` without read-around: the loop with the hit path first. Never inlined into
+    /// The page-trace loop: `access` spelled out, hit path first, nothing returned from a hit.
+    /// Calling `access` here instead measured 274 against 352 M accesses/s on CLOCK's hit path.
+    /// It runs with the default admission (all), so no page is kept from the policy. Never inlined into
     /// `replay_chunk`: there MGLRU's hit path took 3 more instructions per access (callgrind).
     #[inline(never)]
     pub(crate) fn replay_words(&mut self, words: &[u32], first: usize) -> Result<()> {

@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 use crate::meters::{ClassMeters, Meters, TierMeters};
 use crate::policy::hybrid::{Entry, Tier, TierAccess, TierPolicy};
 use crate::policy::{Access, IoCosts, ReclaimCtx};
-use crate::trace::{is_critical, Op, PageId, ProcTable, Trace};
+use crate::swap::OwnerState;
+use crate::trace::{is_critical, Op, PageId, PageSpace};
 
 /// Per-operation costs of the two tiers and the I/O devices.
 pub struct Costs {
@@ -27,42 +28,30 @@ impl Costs {
     }
 }
 
-/// Criticality of each page's process over time.
-struct Classes {
+/// Criticality of each page's process now; the driver sets it where the trace's processes change
+/// (`Memory::processes_changed`).
+#[derive(Clone)]
+pub(crate) struct Classes {
     page_proc: Vec<u32>,
     critical: Vec<bool>,
-    /// (access index, process, critical from then on), in access order.
-    changes: Vec<(u64, u32, bool)>,
-    next: usize,
+    /// Whether the trace has a process table (else every page counts as critical).
+    known: bool,
 }
 
 impl Classes {
-    fn new(trace: &Trace) -> Classes {
-        let (page_proc, pids, index) = ProcTable::page_procs(trace);
-        let (critical, changes) = match &trace.procs {
-            // No process table: every process counts as critical (reported in the meters).
-            None => (vec![true; pids.len()], Vec::new()),
-            Some(t) => (
-                pids.iter().map(|p| t.initial.get(p).map_or(true, |&a| is_critical(a))).collect(),
-                t.changes.iter().filter_map(|c| index.get(&c.pid).map(|&i| (c.at, i, is_critical(c.adj)))).collect(),
-            ),
-        };
-        Classes { page_proc, critical, changes, next: 0 }
+    /// No process table: every one of `pages` pages counts as critical (reported in the meters).
+    pub fn all_critical(pages: usize) -> Classes {
+        Classes { page_proc: vec![0; pages], critical: vec![true], known: false }
+    }
+
+    /// Each page's process (`of_page`) and the processes at the start (`now`, as the driver's
+    /// `Timeline` orders them).
+    pub fn of(of_page: Vec<u32>, now: &[OwnerState]) -> Classes {
+        Classes { page_proc: of_page, critical: now.iter().map(|s| is_critical(s.adj)).collect(), known: true }
     }
 
     #[inline(always)]
-    fn advance(&mut self, index: u64) {
-        while let Some(&(at, p, c)) = self.changes.get(self.next) {
-            if at > index {
-                break;
-            }
-            self.critical[p as usize] = c;
-            self.next += 1;
-        }
-    }
-
-    #[inline(always)]
-    fn of(&self, page: PageId) -> bool {
+    fn page(&self, page: PageId) -> bool {
         self.critical[self.page_proc[page as usize] as usize]
     }
 }
@@ -85,16 +74,25 @@ pub struct Tiered<T> {
 }
 
 impl<T: TierPolicy> Tiered<T> {
-    pub fn new(policy: T, trace: &Trace, dram: usize, pcm: usize, swap_cap: u64, costs: Costs) -> Self {
-        let tm =
-            TierMeters { process_table: trace.procs.is_some(), ops_per_page: costs.ops_per_page, ..Default::default() };
+    /// Tiers of `dram` and `pcm` frames over `space` (without its future when streamed), each
+    /// page's time charged to its process's class (`classes`, as at the trace's start).
+    pub fn new(
+        policy: T,
+        space: PageSpace,
+        classes: Classes,
+        dram: usize,
+        pcm: usize,
+        swap_cap: u64,
+        costs: Costs,
+    ) -> Self {
+        let tm = TierMeters { process_table: classes.known, ops_per_page: costs.ops_per_page, ..Default::default() };
         Tiered {
             policy,
-            pages: Pages::new(trace.space(), swap_cap),
-            tier: vec![0; trace.num_pages()],
+            pages: Pages::new(space, swap_cap),
+            tier: vec![0; space.pages],
             used: [0, 0],
             cap: [dram, pcm],
-            classes: Classes::new(trace),
+            classes,
             costs,
             tm,
             memory_ns: 0.0,
@@ -236,14 +234,21 @@ impl<T: TierPolicy> Tiered<T> {
         Ok(())
     }
 
-    pub fn replay(&mut self, trace: &Trace) -> Result<()> {
-        for (index, &w) in trace.accesses.iter().enumerate() {
-            self.classes.advance(index as u64);
+    /// The processes are `now` (as `Timeline` orders them): each one's class follows its adj.
+    pub(super) fn set_classes(&mut self, now: &[OwnerState]) {
+        for (c, s) in self.classes.critical.iter_mut().zip(now) {
+            *c = is_critical(s.adj);
+        }
+    }
+
+    /// Replays `words`, accesses `first..` of the trace, with the classes as last set.
+    pub fn replay_chunk(&mut self, words: &[u32], first: usize) -> Result<()> {
+        for (index, &w) in (first..).zip(words) {
             let op = Op::from_bits(w);
             let page = w >> 2;
             let f = self.pages.flag(page);
             let a = Access { page, op, index, anon: becomes_anon(f, op) };
-            let critical = self.classes.of(page);
+            let critical = self.classes.page(page);
             self.spent = 0.0;
             self.spent_io = 0.0;
             let hit = f & RESIDENT != 0;
@@ -279,7 +284,7 @@ impl<T: TierPolicy> Tiered<T> {
                 c.faults += 1;
             }
         }
-        self.pages.m.accesses = trace.len() as u64;
+        self.pages.m.accesses += words.len() as u64;
         Ok(())
     }
 

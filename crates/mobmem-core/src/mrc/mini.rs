@@ -9,8 +9,9 @@ use super::sample::{self, Sample};
 use super::Estimate;
 use crate::config::SimConfig;
 use crate::device::Catalog;
-use crate::engine::{parallel, simulate_sampled};
 use crate::error::{Error, Result};
+use crate::parallel::parallel;
+use crate::replay::simulate_sampled;
 use crate::trace::Trace;
 use crate::units::MemorySize;
 

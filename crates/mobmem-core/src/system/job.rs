@@ -102,7 +102,7 @@ impl Library {
 
     /// Runs `jobs` on `threads` threads (0 = all cores); results in the jobs' order.
     pub fn run_all(&self, jobs: &[PhoneJob], threads: usize) -> Vec<Result<PhoneResult>> {
-        crate::engine::parallel(jobs.len(), threads, |i| self.run(&jobs[i]))
+        crate::parallel::parallel(jobs.len(), threads, |i| self.run(&jobs[i]))
     }
 }
 

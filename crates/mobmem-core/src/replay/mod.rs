@@ -1,13 +1,18 @@
-//! Page-trace runs: a config resolved against the device catalog, the policy dispatched to a
-//! monomorphised engine (flat, or tiered for hybrid memory), meters finished into a `RunResult`;
-//! grids run in parallel.
+//! The page-trace driver: a config resolved against the device catalog into a `Plan`, the policy
+//! dispatched to a monomorphised memory (flat `Engine`, or `Tiered` for hybrid DRAM+PCM), the
+//! trace's accesses fed to it from memory or from the file as it is read, the trace's processes
+//! followed on a `Timeline` and told to the memory where they change, and the meters finished into
+//! a `RunResult`. Grids run in parallel.
 
-use super::build::{Setup, WritebackRounds};
-use super::{owned, tiered, Engine};
+mod timeline;
+
 use crate::config::SimConfig;
 use crate::device::Catalog;
+use crate::engine::tiered::{self, Tiered};
+use crate::engine::{Engine, Memory, Setup, WritebackRounds};
 use crate::error::{Error, Result};
 use crate::meters::{Meters, RunResult};
+use crate::parallel::parallel;
 use crate::plan::{self, Plan};
 use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
@@ -16,51 +21,86 @@ use crate::trace::stream::{self, Survey};
 use crate::trace::{PageSpace, ReadOptions, Trace, TraceStats};
 use std::path::Path;
 use std::time::Instant;
+pub(crate) use timeline::Timeline;
 
-/// A flat run: the engine's setup, and what the policy and the replay need besides.
-struct Run<'a> {
+/// The file of a streamed run, how to read it, what its first pass found, and how many accesses
+/// it reads at a time.
+type Streamed<'a> = (&'a Path, &'a ReadOptions, &'a Survey, usize);
+
+/// What every run feeds its memory: the trace (without its accesses when streamed), the file
+/// when streamed, and the processes' timeline when the memory follows them.
+struct Feed<'a> {
     trace: &'a Trace,
+    stream: Option<Streamed<'a>>,
+    timeline: Option<Timeline>,
+}
+
+impl<'a> Feed<'a> {
+    /// The pages, with the future only when the accesses are in memory (a streamed trace has
+    /// nothing to look ahead in).
+    fn space(&self) -> PageSpace<'a> {
+        match self.stream {
+            Some(_) => PageSpace { future: None, ..self.trace.space() },
+            None => self.trace.space(),
+        }
+    }
+
+    /// Replays every access on `m` and returns its meters.
+    fn run<M: Memory>(mut self, mut m: M) -> Result<Meters> {
+        let timeline = &mut self.timeline;
+        match self.stream {
+            None => drive(&mut m, &self.trace.accesses, 0, timeline.as_mut())?,
+            Some((path, opts, survey, chunk)) => stream::replay(path, opts, survey, chunk, &mut |w, first| {
+                drive(&mut m, w, first as usize, timeline.as_mut())
+            })?,
+        }
+        Ok(m.into_meters())
+    }
+}
+
+/// Replays `words`, accesses `first..` of the trace, on `m`, cut where the processes change: the
+/// changes due at an access are told to the memory before it.
+fn drive<M: Memory>(m: &mut M, words: &[u32], first: usize, timeline: Option<&mut Timeline>) -> Result<()> {
+    let Some(t) = timeline else { return m.replay_chunk(words, first) };
+    let end = first + words.len();
+    let mut start = first;
+    while start < end {
+        if t.advance(start as u64) {
+            let (now, live_apps) = t.now();
+            m.processes_changed(start, now, live_apps);
+        }
+        let stop = t.next_change().map_or(end, |at| (at as usize).clamp(start + 1, end));
+        m.replay_chunk(&words[start - first..stop - first], start)?;
+        start = stop;
+    }
+    Ok(())
+}
+
+/// A flat run: the engine's setup, and what the policy needs besides.
+struct Run<'a> {
+    feed: Feed<'a>,
     setup: Setup,
     costs: policy::IoCosts,
     params: &'a toml::Table,
-    /// The trace's processes over time, for a swap admission that looks at them.
-    timeline: Option<owned::Timeline>,
     /// 1, or the rate of a miniature simulation's sample (`PolicySetup::sample_rate`).
     sample_rate: f64,
-    /// A streamed run: `trace` holds no accesses; they come from reading the file again.
-    stream: Option<Streamed<'a>>,
 }
-
-/// The file of a streamed run, how to read it, and what its first pass found.
-type Streamed<'a> = (&'a Path, &'a ReadOptions, &'a Survey);
 
 impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
         let params: P::Params = policy::parse_params(name, self.params)?;
-        // A streamed trace has no accesses in memory: nothing to look ahead in.
-        let space = match self.stream {
-            Some(_) => PageSpace { future: None, ..self.trace.space() },
-            None => self.trace.space(),
-        };
+        let space = self.feed.space();
         let setup =
             PolicySetup { sample_rate: self.sample_rate, ..PolicySetup::new(self.setup.frames, space, self.costs) };
         let policy = P::new(&setup, params)?;
-        let mut e = Engine::build(policy, space, self.setup);
-        match (self.timeline, self.stream) {
-            (Some(timeline), _) => e.replay_owned(self.trace, timeline)?,
-            (None, None) => e.replay(self.trace)?,
-            (None, Some((path, opts, survey))) => {
-                stream::replay(path, opts, survey, stream::CHUNK, &mut |w, first| e.replay_chunk(w, first as usize))?;
-            }
-        }
-        Ok(e.into_meters())
+        self.feed.run(Engine::build(policy, space, self.setup))
     }
 }
 
 /// The trace's processes for a swap admission other than `all`: one that decides by processes
 /// needs the trace's process table.
-fn page_admission(plan: &Plan, trace: &Trace) -> Result<Option<(owned::Timeline, swap::Owners)>> {
+fn page_admission(plan: &Plan, trace: &Trace) -> Result<Option<(Timeline, swap::Owners)>> {
     let cfg = plan.given();
     if cfg.swap_admission == swap::admission::DEFAULT {
         return Ok(None);
@@ -80,12 +120,13 @@ fn page_admission(plan: &Plan, trace: &Trace) -> Result<Option<(owned::Timeline,
         }
         None => {} // `off` looks at no process.
     }
-    Ok(Some(owned::Timeline::new(trace)))
+    Ok(Some(Timeline::new(trace)))
 }
 
 /// A tiered run of a hybrid policy, or of a flat one through `Stacked`.
 struct TieredRun<'a> {
-    trace: &'a Trace,
+    feed: Feed<'a>,
+    classes: tiered::Classes,
     costs: policy::IoCosts,
     dram: usize,
     pcm: usize,
@@ -97,19 +138,17 @@ struct TieredRun<'a> {
 
 impl TieredRun<'_> {
     fn go<T: TierPolicy>(self, params: T::Params) -> Result<Meters> {
-        let policy = T::new(
-            &TierSetup {
-                dram_frames: self.dram,
-                pcm_frames: self.pcm,
-                space: self.trace.space(),
-                costs: self.costs,
-                promote_on_hit: self.promote_on_hit,
-            },
-            params,
-        )?;
-        let mut e = tiered::Tiered::new(policy, self.trace, self.dram, self.pcm, self.swap_cap, self.tier_costs);
-        e.replay(self.trace)?;
-        Ok(e.into_meters())
+        let space = self.feed.space();
+        let setup = TierSetup {
+            dram_frames: self.dram,
+            pcm_frames: self.pcm,
+            space,
+            costs: self.costs,
+            promote_on_hit: self.promote_on_hit,
+        };
+        let policy = T::new(&setup, params)?;
+        let memory = Tiered::new(policy, space, self.classes, self.dram, self.pcm, self.swap_cap, self.tier_costs);
+        self.feed.run(memory)
     }
 }
 
@@ -137,20 +176,21 @@ pub fn simulate(trace: &Trace, stats: &TraceStats, cfg: &SimConfig, catalog: &Ca
 }
 
 /// Replays the trace at `path` while reading it (`trace::stream`): memory bounded by its footprint,
-/// not its length. Flat runs whose policy needs no future and whose swap admission needs no
-/// process timeline (`all`); the counts equal `simulate`'s.
+/// not its length. Any run whose policy needs no future (flat or tiered, any swap admission: the
+/// process table is read in the first pass); the counts equal `simulate`'s.
 pub fn simulate_stream(path: &Path, opts: &ReadOptions, cfg: &SimConfig, catalog: &Catalog) -> Result<RunResult> {
+    simulate_stream_by(path, opts, cfg, catalog, stream::CHUNK)
+}
+
+/// `simulate_stream` reading `chunk` accesses at a time.
+fn simulate_stream_by(
+    path: &Path,
+    opts: &ReadOptions,
+    cfg: &SimConfig,
+    catalog: &Catalog,
+    chunk: usize,
+) -> Result<RunResult> {
     let resolved = plan::Resolved::new(cfg, catalog)?;
-    if cfg.tiers.is_some() {
-        return Err(Error::config("tiers", "a streamed run is flat: hybrid tiers read the whole trace"));
-    }
-    if cfg.swap_admission != swap::admission::DEFAULT {
-        let why = format!(
-            "{:?} follows the processes over the trace, which a streamed run does not; run without streaming",
-            cfg.swap_admission
-        );
-        return Err(Error::config("swap_admission", why));
-    }
     let survey = stream::survey(path, opts, cfg.page_size)?;
     if cfg.policy == "opt" {
         let n = survey.accesses;
@@ -162,7 +202,7 @@ pub fn simulate_stream(path: &Path, opts: &ReadOptions, cfg: &SimConfig, catalog
         return Err(Error::config("policy", why));
     }
     let plan = resolved.at(survey.meta.num_pages() as u64)?;
-    run_plan(&survey.meta, &survey.stats, plan, catalog, 1.0, Some((path, opts, &survey)))
+    run_plan(&survey.meta, &survey.stats, plan, catalog, 1.0, Some((path, opts, &survey, chunk)))
 }
 
 /// `simulate` of a trace that is a spatial sample at `sample_rate` of the one it stands for (a
@@ -222,8 +262,17 @@ fn run_plan(
         if let Some(procs) = &trace.procs {
             procs.check_covers(trace, "the trace's process table")?;
         }
-        let run = || TieredRun {
-            trace,
+        // Each access's time goes to its process's class, so the tiers follow the processes.
+        let (timeline, classes) = match &trace.procs {
+            Some(_) => {
+                let (timeline, owners) = Timeline::new(trace);
+                (Some(timeline), tiered::Classes::of(owners.of_page, &owners.procs))
+            }
+            None => (None, tiered::Classes::all_critical(trace.num_pages())),
+        };
+        let run = TieredRun {
+            feed: Feed { trace, stream, timeline },
+            classes,
             costs,
             dram: t.dram_frames as usize,
             pcm: t.pcm_frames as usize,
@@ -232,9 +281,11 @@ fn run_plan(
             tier_costs: tiered::Costs::new(&t.dram, &t.pcm, cfg.page_size / t.access_bytes, costs),
             promote_on_hit: t.promote_on_hit,
         };
-        match hybrid::dispatch(&cfg.policy, run()) {
-            Some(r) => r?,
-            None => policy::dispatch(&cfg.policy, run())??,
+        if hybrid::NAMES.contains(&cfg.policy.as_str()) {
+            hybrid::dispatch(&cfg.policy, run)
+                .ok_or_else(|| Error::Invariant("a hybrid policy not dispatched".into()))??
+        } else {
+            policy::dispatch(&cfg.policy, run)??
         }
     } else {
         let timeline = page_admission(&plan, trace)?;
@@ -247,7 +298,8 @@ fn run_plan(
             }
             timeline
         });
-        policy::dispatch(&cfg.policy, Run { trace, setup, costs, params: &cfg.params, timeline, sample_rate, stream })??
+        let feed = Feed { trace, stream, timeline };
+        policy::dispatch(&cfg.policy, Run { feed, setup, costs, params: &cfg.params, sample_rate })??
     };
     let wall = start.elapsed().as_secs_f64();
     m.finish(&swap, &storage, cfg.page_size, cfg.cpu_ns_per_access);
@@ -295,30 +347,5 @@ pub fn simulate_grid(
     parallel(configs.len(), threads, |i| simulate(trace, stats, &configs[i], catalog))
 }
 
-/// Computes `f(0..n)` on `threads` threads (0 = all cores), results in index order.
-pub(crate) fn parallel<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> Result<T> + Sync) -> Vec<Result<T>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let threads =
-        if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads }
-            .min(n.max(1));
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<T>>>> = Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let r = f(i);
-                out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-            });
-        }
-    });
-    out.into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(Error::Invariant("a parallel run did not finish".into()))))
-        .collect()
-}
+#[cfg(test)]
+mod tests;
