@@ -132,36 +132,36 @@ class PhoneResult(Record):
 
     @property
     def mean_launch_ms(self) -> float:
-        return float(self.meters["mean_launch_ms"])
+        return float(self.meters.mean_launch_ms)
 
     @property
     def cold_starts(self) -> int:
-        return int(self.meters["cold"])
+        return int(self.meters.cold)
 
     @property
     def resumes(self) -> int:
-        return int(self.meters["resumed"])
+        return int(self.meters.resumed)
 
     @property
     def kills(self) -> int:
         """Processes killed, every reason (by reason: ``meters["kills"]``)."""
-        return int(self.meters["kills_total"])
+        return int(self.meters.kills_total)
 
     @property
     def swap_in_pages(self) -> int:
-        return int(self.meters["swap_in_pages"])
+        return int(self.meters.swap_in_pages)
 
     @property
     def swap_out_pages(self) -> int:
-        return int(self.meters["swap_out_pages"])
+        return int(self.meters.swap_out_pages)
 
     @property
     def flash_write_bytes(self) -> int:
-        return int(self.meters["flash_write_bytes"])
+        return int(self.meters.flash_write_bytes)
 
     @property
     def energy_j(self) -> float:
-        return float(self.meters["energy"]["total_j"])
+        return float(self.meters.energy["total_j"])
 
     def to_dict(self) -> dict[str, Any]:
         """The whole record as nested dicts (what ``--json`` prints)."""

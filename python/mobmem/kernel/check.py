@@ -369,7 +369,7 @@ def file_pages(trace: Any) -> int:
     """The trace's file pages: the cold file faults of a run in which every page fits."""
     from ..api import simulate
 
-    return int(simulate(trace, memory=str(max(1, trace.num_pages)), policy="lru").meters["cold_file"])
+    return int(simulate(trace, memory=str(max(1, trace.num_pages)), policy="lru").meters.cold_file)
 
 
 def predict(

@@ -135,33 +135,33 @@ def _point(rs: list[Any]) -> dict[str, Any]:
         return _stats([float(f(r)) for r in rs])
 
     def ux(r: Any) -> dict[str, float]:
-        return {k: 100.0 * v / r.meters["launches"] for k, v in r.meters["ux"].items()}
+        return {k: 100.0 * v / r.meters.launches for k, v in r.meters.ux.items()}
 
     def cdf(r: Any, key: str = "cdf_owner_death") -> dict[str, float]:
-        return {f"{x:g}": 100.0 * y for x, y in r.meters["swap_lifetimes"][key]}
+        return {f"{x:g}": 100.0 * y for x, y in r.meters.swap_lifetimes[key]}
 
     def valid(r: Any) -> float:
         """Slots never invalidated in the paper's sense (their owner never died)."""
-        lt = r.meters["swap_lifetimes"]
+        lt = r.meters.swap_lifetimes
         return 100.0 * (1 - lt["died"] / lt["written"]) if lt["written"] else 0.0
 
-    keys_ux = rs[0].meters["ux"].keys()
+    keys_ux = rs[0].meters.ux.keys()
     keys_cdf = cdf(rs[0]).keys()
     return {
         "resumes": per(lambda r: r.resumes),
-        "launches": per(lambda r: r.meters["launches"]),
-        "swap_in_mb": per(lambda r: r.meters["swap_in_pages"] * mb),
+        "launches": per(lambda r: r.meters.launches),
+        "swap_in_mb": per(lambda r: r.meters.swap_in_pages * mb),
         # Of which: pages read by swap faults, and their neighbours read around them (page_cluster).
         "swap_in_fault_mb": per(lambda r: r.raw["pages"]["swap_ins"] * mb),
         "swap_readahead_mb": per(lambda r: r.raw["pages"]["swap_readahead"] * mb),
-        "swap_out_mb": per(lambda r: r.meters["swap_out_pages"] * mb),
+        "swap_out_mb": per(lambda r: r.meters.swap_out_pages * mb),
         "kills": per(lambda r: r.kills),
-        "live_apps_max": per(lambda r: r.meters["live_apps_max"]),
-        "live_apps_mean": per(lambda r: r.meters["live_apps_mean"]),
+        "live_apps_max": per(lambda r: r.meters.live_apps_max),
+        "live_apps_mean": per(lambda r: r.meters.live_apps_mean),
         # Apps launched T_launched (3) times or more, which LVSP may swap, and the kills that hit them.
-        "apps_launched_3_plus": per(lambda r: sum(1 for a in r.meters["apps"] if a["launches"] >= 3)),
+        "apps_launched_3_plus": per(lambda r: sum(1 for a in r.meters.apps if a["launches"] >= 3)),
         "kills_of_apps_launched_3_plus": per(
-            lambda r: sum(a["kills"] for a in r.meters["apps"] if a["launches"] >= 3)
+            lambda r: sum(a["kills"] for a in r.meters.apps if a["launches"] >= 3)
         ),
         # Live apps after each launch, over time (the first seed's run).
         "live_apps_by_launch": [x["live_apps"] for x in rs[0].launches],
@@ -171,8 +171,8 @@ def _point(rs: list[Any]) -> dict[str, Any]:
         "lifetime_cdf": {k: per(lambda r, k=k: cdf(r)[k]) for k in keys_cdf},
         "lifetime_cdf_any_end": {k: per(lambda r, k=k: cdf(r, "cdf")[k]) for k in keys_cdf},
         "valid_at_end_pct": per(valid),
-        "cpu_user_s": per(lambda r: r.meters["cpu"]["user_s"]),
-        "cpu_system_s": per(lambda r: r.meters["cpu"]["system_s"]),
+        "cpu_user_s": per(lambda r: r.meters.cpu["user_s"]),
+        "cpu_system_s": per(lambda r: r.meters.cpu["system_s"]),
     }
 
 

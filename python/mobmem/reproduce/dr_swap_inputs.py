@@ -38,8 +38,8 @@ def page_level(args: argparse.Namespace, cats: list[str]) -> dict[str, float]:
             t = Trace.category(cat, args.rounds, args.accesses_per_turn, args.seed, share)
             cfg = {"memory": args.memory, "policy": args.policy, "swap": "lpddr2-pcm", "swap_size": "128MiB"}
             off, on = run_configs(t, [cfg, {**cfg, "direct_read": True}], threads=args.threads)
-            off_sum += off.meters["swap_ins"]
-            on_sum += on.meters["swap_ins"]
+            off_sum += off.meters.swap_ins
+            on_sum += on.meters.swap_ins
         out[str(share)] = 100.0 * (1 - on_sum / off_sum) if off_sum else float("nan")
     return out
 
@@ -63,8 +63,8 @@ def system_level(
         ]
         with moved(apps={"fg_write_share": (f, True), "resume_write_share": (f, True)}):
             rs = phone_grid(jobs, threads=args.threads)
-        off = sum(r.meters["swap_in_pages"] for r in rs[0::2])
-        on = sum(r.meters["swap_in_pages"] for r in rs[1::2])
+        off = sum(r.meters.swap_in_pages for r in rs[0::2])
+        on = sum(r.meters.swap_in_pages for r in rs[1::2])
         out[str(f)] = 100.0 * (1 - on / off) if off else float("nan")
     return out
 
@@ -82,11 +82,11 @@ def captures(paths: list[str], args: argparse.Namespace) -> list[dict[str, Any]]
         for mem in CAPTURE_MEMORY:
             cfg = {"memory": mem, "policy": args.policy, "swap": "lpddr2-pcm"}
             off, on = run_configs(t, [cfg, {**cfg, "direct_read": True}], threads=args.threads)
-            si = off.meters["swap_ins"]
+            si = off.meters.swap_ins
             row[mem] = {
                 "swap_ins_dr_off": si,
-                "swap_ins_dr_on": on.meters["swap_ins"],
-                "reduction_pct": 100.0 * (1 - on.meters["swap_ins"] / si) if si else None,
+                "swap_ins_dr_on": on.meters.swap_ins,
+                "reduction_pct": 100.0 * (1 - on.meters.swap_ins / si) if si else None,
             }
         out.append(row)
     return out

@@ -80,9 +80,9 @@ def compute(
             "file_wait_ms": sum(x["file_wait_ms"] for x in later) / n,
             "mapped_read_ms": sum(x["mapped_read_ms"] for x in later) / n,
             "cold": sum(x["cold"] for x in later),
-            "swap_ins": r.meters["swap_in_pages"],
-            "swap_outs": r.meters["swap_out_pages"],
-            "kills": r.meters["kills_total"],
+            "swap_ins": r.meters.swap_in_pages,
+            "swap_outs": r.meters.swap_out_pages,
+            "kills": r.meters.kills_total,
             "dr_maps": r.pages["dr_maps"],
             "twitter_ms": _app_mean(later, "Twitter"),
         }
@@ -135,7 +135,7 @@ def memory_sensitivity(
             for mb in SWAP_MB:
                 d, f = (_delay(rs[(s, c, mb, dr)], len(cats[c])) for dr in (True, False))
                 imps.setdefault(c, []).append(100.0 * (1 - d / f))
-                kills += rs[(s, c, mb, False)].meters["kills_total"]
+                kills += rs[(s, c, mb, False)].meters.kills_total
         every = [v for vs in imps.values() for v in vs]
         out.append(
             {

@@ -73,7 +73,7 @@ def fit(
     rs = phone_grid(jobs, threads=args.threads)
     n = len(cats)
     sweep = [
-        {"reserved_mib": res, "swap_ins": sum(r.meters["swap_in_pages"] for r in rs[i * n : (i + 1) * n]) / n}
+        {"reserved_mib": res, "swap_ins": sum(r.meters.swap_in_pages for r in rs[i * n : (i + 1) * n]) / n}
         for i, res in enumerate(FIT_GRID_MIB)
     ]
     best = min(sweep, key=lambda p: (abs(p["swap_ins"] - FIT_TARGET), p["reserved_mib"]))
@@ -81,24 +81,24 @@ def fit(
 
 
 def _row(off: Any, on: Any) -> dict[str, Any]:
-    si_off, si_on = off.meters["swap_in_pages"], on.meters["swap_in_pages"]
+    si_off, si_on = off.meters.swap_in_pages, on.meters.swap_in_pages
     return {
         "swap_ins_dr_off": si_off,
         "swap_ins_dr_on": si_on,
         "reduction_pct": 100.0 * (1 - si_on / si_off) if si_off else None,
-        "swap_outs_dr_off": off.meters["swap_out_pages"],
-        "swap_outs_dr_on": on.meters["swap_out_pages"],
+        "swap_outs_dr_off": off.meters.swap_out_pages,
+        "swap_outs_dr_on": on.meters.swap_out_pages,
         "swap_faults_dr_on": on.pages["swap_faults"],
         "dr_maps": on.pages["dr_maps"],
         "dr_promotions": on.pages["dr_promotions"],
-        "kills_dr_off": off.meters["kills_total"],
-        "kills_dr_on": on.meters["kills_total"],
+        "kills_dr_off": off.meters.kills_total,
+        "kills_dr_on": on.meters.kills_total,
         "peak_swap_mib_dr_off": off.pages["peak_swap_pages"] * 4096 / 1048576,
         "swap_full_dr_off": off.pages["swap_full_at"] is not None,
-        "cold_dr_off": off.meters["cold"],
+        "cold_dr_off": off.meters.cold,
         # Whose pages the DR-off run's swap faults found in swap: the apps', or the system processes'.
-        "app_swap_faults_dr_off": sum(a["swap_faults"] for a in off.meters["apps"]),
-        "system_swap_faults_dr_off": off.meters["system_swap_faults"],
+        "app_swap_faults_dr_off": sum(a["swap_faults"] for a in off.meters.apps),
+        "system_swap_faults_dr_off": off.meters.system_swap_faults,
     }
 
 
@@ -155,8 +155,8 @@ def memory_sensitivity(
         for mb in SWAP_MB:
             runs = [rs[(s, c, mb)] for c in cats]
             row[str(mb)] = {
-                "swap_ins": sum(r.meters["swap_in_pages"] for r in runs) / n,
-                "kills": sum(r.meters["kills_total"] for r in runs),
+                "swap_ins": sum(r.meters.swap_in_pages for r in runs) / n,
+                "kills": sum(r.meters.kills_total for r in runs),
                 "filled": sum(r.pages["swap_full_at"] is not None for r in runs),
             }
         out.append(row)

@@ -256,9 +256,9 @@ def _pcm_write_sensitivity(res: dict[str, Any], args: argparse.Namespace) -> dic
                 fg, lru = run_configs(t, cfgs, devices=path, threads=args.threads)
                 if fg.tiers is None or lru.tiers is None:
                     raise InvariantError("a hybrid run returned no tier meters")
-                b = lru.tiers["energy"]["eq1_j"]
+                b = lru.tiers.energy["eq1_j"]
                 if b:
-                    cuts.append(100.0 * (1 - fg.tiers["energy"]["eq1_j"] / b))
+                    cuts.append(100.0 * (1 - fg.tiers.energy["eq1_j"] / b))
             if cuts:
                 out[f"{pcm_nj * f:g}"] = sum(cuts) / len(cuts)
     return out

@@ -188,7 +188,7 @@ def _workload(
         clock = io_compared(row["clock"].meters)
         pt: dict[str, Any] = {"frames": row["clock"].frames, "policies": {}}
         for p, r in row.items():
-            io = r.meters["io"]
+            io = r.meters.io
             pt["policies"][p] = {
                 "faults": r.faults,
                 "io_ns": io_compared(r.meters),
