@@ -140,7 +140,15 @@ CALLS: dict[str, tuple[Any, dict[str, list[Any]]]] = {
     ),
     "phone.synthetic": (
         lambda **k: ph.usage(ph.synthetic(**k)),
-        {"apps": [5], "launches": [20], "reuse": [2.0], "seed": [1], "gap_s": [1.0]},
+        {
+            "apps": [5],
+            "launches": [20],
+            "reuse": [2.0],
+            "seed": [1],
+            "gap_s": [1.0],
+            "rare": [1],
+            "rare_launches": [1],
+        },
     ),
     "phone.usage": (ph.usage, {"spec": ["USAGE"]}),
     "phone.phones": (ph.phones, {"phones": [None]}),

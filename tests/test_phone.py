@@ -4,6 +4,7 @@ computed from the simulator's numbers)."""
 
 from __future__ import annotations
 
+import collections
 import json
 
 import pytest
@@ -39,6 +40,13 @@ def test_usage_specs_and_real_window():
     s = ph.usage(ph.synthetic(23, 256, 4.56, seed=1))
     assert s["stats"]["distinct_apps"] == 23
     assert abs(s["stats"]["avg_reuse_distance_apps"] - 4.56) < 0.1
+    # A2S's Large: 21 of 36 apps launched fewer than three times, here each once.
+    large = ph.usage(ph.synthetic(36, 256, 6.10, seed=2, rare=21, rare_launches=1))
+    counts = collections.Counter(i for _, i in large["launches"])
+    assert sum(1 for n in counts.values() if n == 1) >= 21 and len(counts) == 36
+    assert abs(large["stats"]["avg_reuse_distance_apps"] - 6.10) < 0.1
+    with pytest.raises(mobmem.ConfigError, match="rare"):
+        ph.usage(ph.synthetic(36, 256, 6.10, rare=35))
 
 
 def test_swap_on_off_under_pressure():

@@ -47,8 +47,18 @@ def rounds(
     }
 
 
-def synthetic(apps: int, launches: int, reuse: float, seed: int = 0, gap_s: float = 60.0) -> dict[str, Any]:
-    """A2S-style usage: ``apps`` distinct apps, average reuse distance ``reuse`` (distinct apps)."""
+def synthetic(
+    apps: int,
+    launches: int,
+    reuse: float,
+    seed: int = 0,
+    gap_s: float = 60.0,
+    rare: int = 0,
+    rare_launches: int = 2,
+) -> dict[str, Any]:
+    """A2S-style usage: ``apps`` distinct apps, average reuse distance ``reuse`` (distinct apps);
+    ``rare`` of them (drawn with ``seed``) launched at most ``rare_launches`` times, then left in
+    the background (A2S's Large: 21 of 36 "launched less than three times")."""
     return {
         "kind": "synthetic",
         "apps": _args.whole("apps", apps, 0, 2**32 - 1),
@@ -56,6 +66,10 @@ def synthetic(apps: int, launches: int, reuse: float, seed: int = 0, gap_s: floa
         "reuse": _args.number("reuse", reuse),
         "seed": _args.whole("seed", seed),
         "gap_s": _args.number("gap_s", gap_s),
+        "rare": {
+            "apps": _args.whole("rare", rare, 0, 2**32 - 1),
+            "max_launches": _args.whole("rare_launches", rare_launches, 0, 2**32 - 1),
+        },
     }
 
 

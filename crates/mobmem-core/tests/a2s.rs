@@ -1,6 +1,7 @@
 //! A2S (ESS + LVSP) on a phone, end to end, with the conservation checks on: its limits are the
 //! plain swap (nothing vetoed) and no swap-out at all, and in between it writes less.
 
+use mobmem_core::system::synthetic_usage::Rare;
 use mobmem_core::system::{Library, PhoneJob, PhoneResult, UsageSpec};
 
 fn run(admission: &str, params: &str) -> PhoneResult {
@@ -10,7 +11,7 @@ fn run(admission: &str, params: &str) -> PhoneResult {
         o.insert(k.into(), v.into());
     }
     o.insert("swap_admission_params".into(), toml::from_str::<toml::Table>(params).unwrap().into());
-    let usage = UsageSpec::Synthetic { apps: 36, launches: 256, reuse: 6.10, seed: 3, gap_s: 23.0 };
+    let usage = UsageSpec::Synthetic { apps: 36, launches: 256, reuse: 6.10, seed: 3, gap_s: 23.0, rare: Rare::NONE };
     Library::builtin().run(&PhoneJob { phone: "nexus5".into(), overrides: o, usage, seed: 3, checks: true }).unwrap()
 }
 
@@ -69,7 +70,7 @@ fn each_part_alone_vetoes_and_bad_params_are_named() {
     let mut o = toml::Table::new();
     o.insert("swap_admission".into(), "a2s".into());
     o.insert("swap_admission_params".into(), toml::from_str::<toml::Table>("t_reuse = -2.0").unwrap().into());
-    let usage = UsageSpec::Synthetic { apps: 12, launches: 20, reuse: 2.0, seed: 1, gap_s: 23.0 };
+    let usage = UsageSpec::Synthetic { apps: 12, launches: 20, reuse: 2.0, seed: 1, gap_s: 23.0, rare: Rare::NONE };
     let e = Library::builtin()
         .run(&PhoneJob { phone: "nexus5".into(), overrides: o, usage, seed: 1, checks: false })
         .unwrap_err()

@@ -1,6 +1,7 @@
 //! System level end to end: app-usage traces replayed on phones, with the conservation checks
 //! switched on (the simulator verifies page states, swap slots and kills after every launch).
 
+use mobmem_core::system::synthetic_usage::Rare;
 use mobmem_core::system::{Library, PhoneJob, PhoneResult, UsageSpec};
 use mobmem_core::Error;
 use std::path::PathBuf;
@@ -230,7 +231,7 @@ fn nvm_swap_and_direct_read_switch_faster_than_flash() {
 fn adj_limit_keeps_cached_apps_out_of_swap() {
     // A2S-style usage on a 1 GiB phone with flash swap and the psi killer: swap-outs of cached
     // apps' pages are vetoed, so fewer pages are written to flash than when all are admitted.
-    let usage = UsageSpec::Synthetic { apps: 23, launches: 256, reuse: 4.56, seed: 1, gap_s: 5.0 };
+    let usage = UsageSpec::Synthetic { apps: 23, launches: 256, reuse: 4.56, seed: 1, gap_s: 5.0, rare: Rare::NONE };
     let base = [
         ("dram", "1GiB".into()),
         ("reserved", "400MiB".into()),

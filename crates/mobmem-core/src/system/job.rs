@@ -6,6 +6,7 @@ use super::catalog::AppCatalog;
 use super::meters::PhoneResult;
 use super::phone::Phones;
 use super::sim::{simulate_phone, PhoneRun};
+use super::synthetic_usage::Rare;
 use super::usage::{emmc_apps, UsageTrace};
 use crate::device::Catalog;
 use crate::error::Result;
@@ -38,8 +39,16 @@ pub enum UsageSpec {
         gap_s: f64,
     },
     /// A2S-style: `apps` distinct apps over `launches` launches with average reuse distance
-    /// `reuse` (in distinct apps), `gap_s` apart.
-    Synthetic { apps: u32, launches: u32, reuse: f64, seed: u64, gap_s: f64 },
+    /// `reuse` (in distinct apps), `gap_s` apart; `rare` of them launched only a few times.
+    Synthetic {
+        apps: u32,
+        launches: u32,
+        reuse: f64,
+        seed: u64,
+        gap_s: f64,
+        #[serde(default)]
+        rare: Rare,
+    },
 }
 
 impl UsageSpec {
@@ -51,8 +60,8 @@ impl UsageSpec {
                 let names: Vec<&str> = apps.as_ref().unwrap_or(&default).iter().map(|s| s.as_str()).collect();
                 UsageTrace::rounds(&names, *rounds, *random, *seed, *gap_s)
             }
-            UsageSpec::Synthetic { apps, launches, reuse, seed, gap_s } => {
-                UsageTrace::synthetic(*apps, *launches, *reuse, *seed, *gap_s)
+            UsageSpec::Synthetic { apps, launches, reuse, seed, gap_s, rare } => {
+                UsageTrace::synthetic(*apps, *launches, *reuse, *rare, *seed, *gap_s)
             }
         }
     }

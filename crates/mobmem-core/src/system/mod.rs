@@ -11,6 +11,7 @@ pub mod phone;
 pub mod phones;
 pub mod ranges;
 pub mod sim;
+pub mod synthetic_usage;
 pub mod usage;
 pub mod ux;
 

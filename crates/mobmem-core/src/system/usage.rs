@@ -45,7 +45,7 @@ pub const MAX_SPAN_S: f64 = 10.0 * 365.25 * 86400.0;
 pub const BYTES_PER_LAUNCH: u64 = 1536;
 
 /// Checks a generated scenario's gap between launches.
-fn check_gap(gap_s: f64, launches: u64) -> Result<()> {
+pub(super) fn check_gap(gap_s: f64, launches: u64) -> Result<()> {
     if !(gap_s >= 0.0 && gap_s.is_finite()) {
         return Err(Error::config("gap_s", format!("{gap_s:?} is not a number of seconds ≥ 0")));
     }
@@ -93,7 +93,7 @@ pub struct UsageStats {
 }
 
 impl UsageTrace {
-    fn push(&mut self, index: &mut HashMap<String, u32>, time_s: f64, app: &str) {
+    pub(super) fn push(&mut self, index: &mut HashMap<String, u32>, time_s: f64, app: &str) {
         let n = self.apps.len() as u32;
         let id = *index.entry(app.to_string()).or_insert_with(|| {
             self.apps.push(app.to_string());
@@ -211,97 +211,6 @@ impl UsageTrace {
         Ok(t)
     }
 
-    /// A synthetic sequence of `launches` over exactly `apps` distinct apps whose average reuse
-    /// distance in distinct apps (LRU stack distance) is `reuse` (within 0.05 where reachable).
-    /// Each launch is a new app at evenly spread points, otherwise the app at stack depth k ≥ 1
-    /// with k geometric; the geometric's mean is found by bisection. Popularity comes out
-    /// Zipf-like, as in stack-distance models of app usage.
-    pub fn synthetic(apps: u32, launches: u32, reuse: f64, seed: u64, gap_s: f64) -> Result<UsageTrace> {
-        if apps < 2 || launches < apps {
-            return Err(Error::config("apps", format!("{apps} apps in {launches} launches: need 2 ≤ apps ≤ launches")));
-        }
-        if !(reuse >= 1.0 && reuse.is_finite()) {
-            return Err(Error::config("reuse", format!("{reuse} is not an average distance ≥ 1")));
-        }
-        check_gap(gap_s, launches as u64)?;
-        // The generator keeps an LRU stack of apps and searches it per launch, 40 times over:
-        // these bounds keep it to seconds (the A2S paper's workloads: 36 apps, 256 launches).
-        if apps > 1000 || launches > 100_000 {
-            return Err(Error::config(
-                "apps",
-                format!(
-                    "{apps} apps in {launches} launches: the generator makes at most 1000 apps and 100000 launches"
-                ),
-            ));
-        }
-        let gen = |mean: f64| -> (Vec<u32>, f64) {
-            let mut rng = Rng::new(seed);
-            let mut stack: Vec<u32> = Vec::new(); // most recent first
-            let mut seq = Vec::with_capacity(launches as usize);
-            let p = 1.0 / mean; // geometric on {1, 2, …} with this mean
-            let (mut sum, mut n) = (0.0, 0u64);
-            for i in 0..launches {
-                // New apps at evenly spread launches: the k-th at ⌊k × launches / apps⌋.
-                let introduced = stack.len() as u64;
-                let due = (introduced * launches as u64).div_ceil(apps as u64);
-                let new = introduced < apps as u64 && (i as u64 >= due || stack.len() < 2);
-                let app = if new {
-                    stack.len() as u32
-                } else {
-                    let mut k = 1usize;
-                    while k + 1 < stack.len() && rng.f64() >= p {
-                        k += 1;
-                    }
-                    sum += k as f64;
-                    n += 1;
-                    stack[k]
-                };
-                if let Some(pos) = stack.iter().position(|&a| a == app) {
-                    stack.remove(pos);
-                }
-                stack.insert(0, app);
-                seq.push(app);
-            }
-            (seq, if n > 0 { sum / n as f64 } else { 0.0 })
-        };
-        let (mut lo, mut hi) = (1.0, 4.0 * reuse + 4.0);
-        let mut best = gen(reuse);
-        for _ in 0..40 {
-            let mid = 0.5 * (lo + hi);
-            let (seq, avg) = gen(mid);
-            if (avg - reuse).abs() < (best.1 - reuse).abs() {
-                best = (seq, avg);
-            }
-            if avg < reuse {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let mut t = UsageTrace {
-            path: format!("synthetic-usage(apps={apps}, reuse={reuse}, seed={seed})").into(),
-            ..Default::default()
-        };
-        // Names: the A2S paper's apps (its Table 1, Large workload, most launched first) by
-        // popularity here, so that the catalog knows them; beyond its 36, app37, app38, …
-        let mut count = vec![0u64; apps as usize];
-        for &a in &best.0 {
-            count[a as usize] += 1;
-        }
-        let mut rank: Vec<u32> = (0..apps).collect();
-        rank.sort_by_key(|&a| (std::cmp::Reverse(count[a as usize]), a));
-        let mut name = vec![String::new(); apps as usize];
-        let known = a2s_apps();
-        for (r, &a) in rank.iter().enumerate() {
-            name[a as usize] = known.get(r).cloned().unwrap_or_else(|| format!("app{:02}", r + 1));
-        }
-        let mut index = HashMap::new();
-        for (i, &a) in best.0.iter().enumerate() {
-            t.push(&mut index, i as f64 * gap_s, &name[a as usize]);
-        }
-        Ok(t)
-    }
-
     pub fn stats(&self) -> UsageStats {
         let mut history = crate::swap::history::History::new(self.apps.len());
         let mut count = vec![0u64; self.apps.len()];
@@ -391,13 +300,7 @@ mod tests {
         for gap in [-5.0, f64::NAN, f64::INFINITY, 1e300] {
             let e = UsageTrace::rounds(&["a", "b"], 3, false, 1, gap).unwrap_err().to_string();
             assert!(e.contains("gap_s"), "{gap}: {e}");
-            let e = UsageTrace::synthetic(5, 10, 1.5, 1, gap).unwrap_err().to_string();
-            assert!(e.contains("gap_s"), "{gap}: {e}");
         }
-        // Nine years in all is a usage log; the generator's own bounds are named.
-        assert!(UsageTrace::synthetic(5, 10, 1.5, 1, 9.0 * 365.25 * 86400.0 / 10.0).is_ok());
-        let e = UsageTrace::synthetic(5000, 10_000, 2.0, 1, 1.0).unwrap_err().to_string();
-        assert!(e.contains("at most 1000 apps"), "{e}");
     }
 
     #[test]
@@ -414,20 +317,5 @@ mod tests {
             assert_eq!(a, vec![0, 1, 2, 3]);
         }
         assert_ne!(r.launches, t.launches);
-    }
-
-    #[test]
-    fn synthetic_hits_a2s_targets() {
-        for (apps, reuse) in [(12, 2.23), (23, 4.56), (36, 6.10)] {
-            let t = UsageTrace::synthetic(apps, 256, reuse, 7, 60.0).unwrap();
-            let s = t.stats();
-            assert_eq!(s.distinct_apps, apps as u64);
-            assert!(s.launches >= 250, "{}", s.launches);
-            assert!((s.avg_reuse_distance_apps - reuse).abs() < 0.1, "{apps}: {}", s.avg_reuse_distance_apps);
-            // Skewed popularity: the top app is used far more than the median one.
-            assert!(s.popularity[0].1 >= 3 * s.popularity[apps as usize / 2].1);
-        }
-        assert!(UsageTrace::synthetic(1, 10, 2.0, 1, 1.0).is_err());
-        assert!(UsageTrace::synthetic(5, 10, 0.5, 1, 1.0).is_err());
     }
 }
