@@ -26,11 +26,23 @@ def usage_config(args: argparse.Namespace) -> dict[str, Any]:
             random=args.emmc == "random", rounds=args.rounds, seed=args.seed, gap_s=args.gap or 0.0
         )
     try:
-        apps, launches, reuse = args.synthetic.split(",")
-        return ph.synthetic(int(apps), int(launches), float(reuse), seed=args.seed, gap_s=args.gap or 60.0)
+        apps, launches, reuse, *rest = args.synthetic.split(",")
+        if len(rest) > 2:
+            raise ValueError("too many values")
+        rare = [int(x) for x in rest]
+        return ph.synthetic(
+            int(apps),
+            int(launches),
+            float(reuse),
+            seed=args.seed,
+            gap_s=args.gap or 60.0,
+            rare=rare[0] if rare else 0,
+            rare_launches=rare[1] if len(rare) > 1 else 1,
+        )
     except ValueError as e:
         raise MobmemError(
-            f"--synthetic expects APPS,LAUNCHES,REUSE (e.g. 12,256,2.23), got {args.synthetic!r}"
+            "--synthetic expects APPS,LAUNCHES,REUSE[,RARE[,RARE_LAUNCHES]] (e.g. 12,256,2.23 or "
+            f"36,256,6.10,21), got {args.synthetic!r}"
         ) from e
 
 
@@ -236,7 +248,11 @@ def usage_arguments(p: argparse.ArgumentParser) -> None:
         "--emmc", choices=["in-order", "random"], help="the eMMC paper's ten-game scenario instead"
     )
     p.add_argument("--rounds", type=int, default=3, help="--emmc: rounds after the first")
-    p.add_argument("--synthetic", metavar="APPS,LAUNCHES,REUSE", help="A2S-style generated usage instead")
+    p.add_argument(
+        "--synthetic",
+        metavar="APPS,LAUNCHES,REUSE[,RARE[,RARE_LAUNCHES]]",
+        help="A2S-style generated usage instead; RARE apps launched at most RARE_LAUNCHES (1) times each",
+    )
     p.add_argument("--gap", type=float, help="seconds between generated launches")
     p.add_argument("--phone", default="nexus5", help="phone preset (mobmem phones)")
 

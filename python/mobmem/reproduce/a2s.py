@@ -165,6 +165,8 @@ def _point(rs: list[Any]) -> dict[str, Any]:
     return {
         "resumes": per(lambda r: r.resumes),
         "launches": per(lambda r: r.meters.launches),
+        # Launches that can be resumes: every launch but each app's first.
+        "resumable": per(lambda r: r.meters.launches - sum(1 for a in r.meters.apps if a["launches"] > 0)),
         "swap_in_mb": per(lambda r: r.meters.swap_in_pages * mb),
         # Of which: pages read by swap faults, and their neighbours read around them (page_cluster).
         "swap_in_fault_mb": per(lambda r: r.raw["pages"]["swap_ins"] * mb),
@@ -437,6 +439,17 @@ def _why(res: dict[str, Any]) -> list[str]:
             else "."
         )
     )
+    for w, p in (res.get("real_workloads") or {}).items():
+        van, van_s = p["van"], p["van_s"]
+        if "resumable" not in van:
+            continue
+        gain, room = van_s["resumes"]["mean"] - van["resumes"]["mean"], van["resumable"]["mean"]
+        out.append(
+            f"- Real usage, {w}: VAN+S resumes {gain:+.1f} launches against VAN, which already resumes "
+            f"{van['resumes']['mean']:.0f} of the {room:.0f} launches that can resume (every launch but "
+            f"each app's first), leaving swap at most {room - van['resumes']['mean']:.0f} to gain; "
+            f"at most {van['live_apps_max']['mean']:.0f} apps are alive at once without swap."
+        )
     small = res["workloads"]["small"]["van_s"]
     around = {int(r): p for r, p in res.get("small_reserved", {}).items()}
     around[res["reserved_mib"]] = small

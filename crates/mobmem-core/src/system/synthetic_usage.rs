@@ -54,7 +54,7 @@ impl UsageTrace {
             return Err(Error::config(
                 "rare",
                 format!(
-                    "{} rare apps launched at most {} times among {apps}: need at most apps − 2 = {} rare apps, \
+                    "{} rare apps among {apps}, each launched at most {}×: need at most apps − 2 = {} rare apps, \
                      each launched at least once",
                     rare.apps,
                     rare.max_launches,
