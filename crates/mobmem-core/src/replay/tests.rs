@@ -83,3 +83,22 @@ fn a_run_cut_where_the_processes_change_and_in_chunks_counts_what_a_whole_run_co
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_oom_killer_counts_a_process_s_swapped_pages_as_linux_does() {
+    // Under adj-limit with zram, background apps' pages go to zram, whose pool takes the frames:
+    // a kill must be able to take a process whose pages are all swapped, or the run is out of
+    // memory with nothing resident (Linux's oom_badness counts rss and swap entries).
+    let t = category("mix1", 3, 60_000, 2, CATEGORY_ANON_RW_SHARE).unwrap().generate().unwrap();
+    let catalog = Catalog::builtin();
+    for policy in ["clock", "lru", "linux-2q"] {
+        let c = SimConfig {
+            policy: policy.into(),
+            swap: "zram-writeback".into(),
+            swap_admission: "adj-limit".into(),
+            ..SimConfig::new("20%".parse().unwrap())
+        };
+        let r = simulate(&t, &t.stats(c.page_size), &c, &catalog).unwrap_or_else(|e| panic!("{policy}: {e}"));
+        assert!(r.meters.oom_kills > 0 && r.meters.accesses == t.len() as u64, "{policy}");
+    }
+}
