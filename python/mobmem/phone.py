@@ -54,11 +54,15 @@ def synthetic(
     seed: int = 0,
     gap_s: float = 60.0,
     rare: int = 0,
-    rare_launches: int = 2,
+    rare_launches: int | None = None,
 ) -> dict[str, Any]:
     """A2S-style usage: ``apps`` distinct apps, average reuse distance ``reuse`` (distinct apps);
-    ``rare`` of them (drawn with ``seed``) launched at most ``rare_launches`` times, then left in
-    the background (A2S's Large: 21 of 36 "launched less than three times")."""
+    ``rare`` of them (drawn with ``seed``) launched at most ``rare_launches`` times (the core's
+    default: once), then left in the background (A2S's Large: 21 of 36 "launched less than three
+    times")."""
+    rare_spec: dict[str, int] = {"apps": _args.whole("rare", rare, 0, 2**32 - 1)}
+    if rare_launches is not None:
+        rare_spec["max_launches"] = _args.whole("rare_launches", rare_launches, 0, 2**32 - 1)
     return {
         "kind": "synthetic",
         "apps": _args.whole("apps", apps, 0, 2**32 - 1),
@@ -66,10 +70,7 @@ def synthetic(
         "reuse": _args.number("reuse", reuse),
         "seed": _args.whole("seed", seed),
         "gap_s": _args.number("gap_s", gap_s),
-        "rare": {
-            "apps": _args.whole("rare", rare, 0, 2**32 - 1),
-            "max_launches": _args.whole("rare_launches", rare_launches, 0, 2**32 - 1),
-        },
+        "rare": rare_spec,
     }
 
 

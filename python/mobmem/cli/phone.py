@@ -37,7 +37,7 @@ def usage_config(args: argparse.Namespace) -> dict[str, Any]:
             seed=args.seed,
             gap_s=args.gap or 60.0,
             rare=rare[0] if rare else 0,
-            rare_launches=rare[1] if len(rare) > 1 else 1,
+            rare_launches=rare[1] if len(rare) > 1 else None,
         )
     except ValueError as e:
         raise MobmemError(
@@ -251,7 +251,7 @@ def usage_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--synthetic",
         metavar="APPS,LAUNCHES,REUSE[,RARE[,RARE_LAUNCHES]]",
-        help="A2S-style generated usage instead; RARE apps launched at most RARE_LAUNCHES (1) times each",
+        help="A2S-style generated usage instead; RARE apps launched at most RARE_LAUNCHES times each (once)",
     )
     p.add_argument("--gap", type=float, help="seconds between generated launches")
     p.add_argument("--phone", default="nexus5", help="phone preset (mobmem phones)")
