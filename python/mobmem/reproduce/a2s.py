@@ -425,6 +425,19 @@ def _why(res: dict[str, Any]) -> list[str]:
             f"is flat from {min(same)} on, so at 64 every app launched T_launched (3) times or more is "
             "below the threshold in either unit: T_launched alone decides."
         )
+    ess, lvsp = res.get("t_live", {}).get("18"), res.get("t_reuse", {}).get("64")
+    if ess and lvsp:
+        full = g["van_s"]["swap_out_mb"]["mean"]
+
+        def cut(p: dict[str, Any]) -> float:
+            return 100.0 * (p["swap_out_mb"]["mean"] / full - 1) if full else 0.0
+
+        out.append(
+            f"- Each part's share of A2S's swap-out cut ({cut(g['a2s']):+.1f}% against VAN+S): ESS alone "
+            f"(T_live 18, T_reuse off) {cut(ess):+.1f}%, LVSP alone (T_reuse 64, T_live off) "
+            f"{cut(lvsp):+.1f}%. The paper attributes LVSP's cut to T_launched (Section 5.3); here the "
+            f"larger part is {'ESS' if cut(ess) < cut(lvsp) else 'LVSP'}'s."
+        )
     van = g["van"]
     share = 100.0 * van["cpu_system_s"]["mean"] / van["cpu_user_s"]["mean"]
     out.append(
