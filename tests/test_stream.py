@@ -55,6 +55,21 @@ def test_tiers_stream_as_they_run_from_memory():
         assert streamed.meters == whole.meters and whole.meters.tiers.pcm.hits > 0, policy
 
 
+def test_a_side_process_table_streams_as_it_runs_from_memory(tmp_path):
+    # A table keyed by access streams; one keyed by time_ns needs times a streamed trace drops.
+    path = DATA / "sqlite_60k.txt.zst"
+    procs = tmp_path / "procs.csv"
+    procs.write_text("pid,adj,access\n0,0,0\n0,900,20000\n0,0,40000\n")
+    knobs = {"policy": "clock", "memory": "10%", "swap_admission": "adj-limit"}
+    whole = mobmem.simulate(mobmem.Trace.open(path, procs=procs), **knobs)
+    streamed = mobmem.simulate_stream(path, procs=procs, **knobs)
+    assert streamed.meters == whole.meters and whole.meters.swap_outs > 0
+    timed = tmp_path / "timed.csv"
+    timed.write_text("pid,adj,time_ns\n0,0,0\n")
+    with pytest.raises(mobmem.MobmemError, match="key the table by `access`"):
+        mobmem.simulate_stream(path, procs=timed, **knobs)
+
+
 def test_run_stream_command():
     args = ["run", "-t", str(DATA / "sqlite_60k.txt.zst"), "-p", "linux-2q", "-m", "20%", "--json"]
     a = json.loads(cli(*args).stdout)
@@ -63,10 +78,14 @@ def test_run_stream_command():
     for extra, words in [
         (["-p", "opt"], "opt looks ahead"),
         (["--swap-admission", "a2s"], "swap_admission"),
-        (["--procs", str(DATA / "sqlite_60k.txt.zst")], "--stream reads the trace's own process table"),
     ]:
         bad = cli("run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--stream", *extra)
         assert bad.returncode in (2, 3) and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+    # A side process table streams too; a file that is not one is a format error naming it.
+    bad = cli(
+        "run", "-t", str(DATA / "sqlite_60k.txt.zst"), "--stream", "--procs", str(DATA / "sqlite_60k.txt.zst")
+    )
+    assert bad.returncode == 4 and "sqlite_60k.txt.zst:1: unknown column" in bad.stderr, bad.stderr
     missing = cli("run", "-t", str(DATA / "nope.txt"), "--stream")
     assert missing.returncode != 0 and "nope.txt" in missing.stderr and "Traceback" not in missing.stderr
 

@@ -72,6 +72,7 @@ def simulate_stream(
     devices: str | PathLike[str] | None = None,
     format: str | None = None,
     skip_bad_lines: bool = False,
+    procs: str | PathLike[str] | None = None,
 ) -> str: ...
 def simulate_grid(
     trace: Trace, configs_json: str, devices: str | PathLike[str] | None = None, threads: int = 0

@@ -202,12 +202,14 @@ def simulate_stream(
     format: str | None = None,
     skip_bad_lines: bool = False,
     devices: PathLike | None = None,
+    procs: PathLike | None = None,
     **overrides: Any,
 ) -> RunResult:
     """:func:`simulate` of the trace file at ``path`` while it is read: two passes over the file,
     memory bounded by the trace's pages, not its accesses; the counts equal :func:`simulate`'s.
     For any run whose policy needs no future (not ``opt``): flat or tiered, any swap admission
-    (the trace's own process table, its adj column, is read in the first pass)."""
+    (the process table — the trace's adj column, or a side file ``procs`` keyed by ``access`` —
+    is read in the first pass)."""
     cfg = Config.of(config, **overrides)
     out = _core.simulate_stream(
         _args.path("path", path),
@@ -215,6 +217,7 @@ def simulate_stream(
         _dev(devices),
         _args.opt_text("format", format),
         _args.flag("skip_bad_lines", skip_bad_lines),
+        _args.opt_path("procs", procs),
     )
     return RunResult.from_json(out)
 

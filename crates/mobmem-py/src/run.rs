@@ -59,7 +59,7 @@ fn simulate(py: Python<'_>, trace: &Trace, config_json: &str, devices: Option<Pa
 /// Runs one simulation of the trace at `path` while reading it (memory bounded by its footprint);
 /// the config and the result are JSON.
 #[pyfunction]
-#[pyo3(signature = (path, config_json, devices = None, format = None, skip_bad_lines = false))]
+#[pyo3(signature = (path, config_json, devices = None, format = None, skip_bad_lines = false, procs = None))]
 fn simulate_stream(
     py: Python<'_>,
     path: PathBuf,
@@ -67,10 +67,11 @@ fn simulate_stream(
     devices: Option<PathBuf>,
     format: Option<String>,
     skip_bad_lines: bool,
+    procs: Option<PathBuf>,
 ) -> PyResult<String> {
     let cfg = parse_config(py, config_json)?;
     let cat = catalog(py, devices)?;
-    let opts = ReadOptions { format, skip_bad_lines, ..Default::default() };
+    let opts = ReadOptions { format, skip_bad_lines, procs, ..Default::default() };
     let r = detach(py, move || mobmem_core::simulate_stream(&path, &opts, &cfg, &cat))?;
     serde_json::to_string(&r).map_err(|e| json_err(py, e))
 }

@@ -139,15 +139,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     elif args.stream:
         if not args.trace:
             raise MobmemError("no trace given (--trace FILE)")
-        if args.procs:
-            raise MobmemError(
-                "--stream reads the trace's own process table (its adj column), not a side file: "
-                "drop --procs, or --stream"
-            )
         r = simulate_stream(
             args.trace,
             format=args.format,
             skip_bad_lines=args.skip_bad_lines,
+            procs=args.procs,
             policy=args.policy,
             memory=args.memory,
             params=params(args.param),

@@ -116,9 +116,11 @@ impl ProcTable {
             return Err(t.bad_header("give `access` or `time_ns`, not both"));
         }
         if t.has(TIME) && trace.times.is_none() {
-            return Err(
-                t.bad_header(format!("column time_ns needs a trace with times; {} has none", trace.path.display()))
-            );
+            return Err(t.bad_header(format!(
+                "column time_ns needs a trace with times; {} has none here (a streamed trace keeps \
+                     none: key the table by `access`)",
+                trace.path.display()
+            )));
         }
         let mut rows: Vec<(u64, u32, i32)> = Vec::new();
         for r in t.rows() {
