@@ -30,7 +30,6 @@ impl Costs {
 
 /// Criticality of each page's process now; the driver sets it where the trace's processes change
 /// (`Memory::processes_changed`).
-#[derive(Clone)]
 pub(crate) struct Classes {
     page_proc: Vec<u32>,
     critical: Vec<bool>,

@@ -15,7 +15,6 @@ use crate::swap::{counts_as_live, OwnerState, Owners};
 use crate::trace::{ProcTable, Trace};
 
 /// The processes' states over a page trace, applied access by access.
-#[derive(Clone)]
 pub(crate) struct Timeline {
     /// (access, process, adj from then on), in access order.
     changes: Vec<(u64, u32, i32)>,

@@ -210,8 +210,12 @@ mod tests {
                 let s = t.stats();
                 assert_eq!(s.distinct_apps, 36);
                 assert!((s.avg_reuse_distance_apps - 6.10).abs() < 0.1, "{}", s.avg_reuse_distance_apps);
+                let once = c.iter().filter(|&&n| n == 1).count();
                 if max_launches == 1 {
-                    assert!(c.iter().filter(|&&n| n == 1).count() >= 21, "{c:?}");
+                    assert!(once >= 21, "{c:?}");
+                } else {
+                    // Read as "at most twice", the walk brings nearly every rare app back once.
+                    assert!(once <= 6, "{c:?}");
                 }
                 assert!(t.path.to_string_lossy().contains("rare=21"));
             }
