@@ -86,6 +86,24 @@ def test_an_echo_is_found_by_taking_the_workload_away():
     assert recs["fit"].verdict == "F"
 
 
+def test_a_claim_already_the_papers_with_the_workload_idle_is_an_echo_though_it_moves():
+    # Four cold starts of 2.0 s are the paper's 8 s with or without the page touches: the touches
+    # move the total by 10%, but the agreement was there without them.
+    paper = fd.Paper("toy", "", "", (Claim("total", "", "value", "s", "", "", paper=8.0),), ())
+    base, idle = {"total": 8.8}, {"total": 8.0}
+    assert fd.differs(paper.claim("total"), base["total"], idle["total"])
+    assert fd.echoes(paper, base, idle) == {"total"}
+    (r,) = fd.score(paper, base, echo=fd.echoes(paper, base, idle), echo_inputs="load times")
+    assert (r.verdict, r.set_by) == ("E", "load times")
+    # Where the idle value is not the paper's, the workload brought the agreement: a prediction.
+    far = {"total": 4.0}
+    assert fd.echoes(paper, base, far) == set()
+    (r,) = fd.score(paper, base, echo=fd.echoes(paper, base, far))
+    assert r.verdict == "R"
+    # And a claim that does not agree is never made an echo by its idle value agreeing.
+    assert fd.echoes(paper, {"total": 20.0}, idle) == set()
+
+
 def test_an_echo_that_disagrees_with_the_paper_stays_n_and_is_never_c():
     paper = fd.Paper("toy", "", "", (Claim("swap-ins", "", "value", "pages", "", "", paper=1857.0),), ())
     # No swap-in with the workload or without: set by the inputs, and not the paper's number.

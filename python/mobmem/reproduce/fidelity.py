@@ -305,14 +305,23 @@ def differs(c: Claim, base: Any, other: Any) -> bool:
 
 
 def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]:
-    """The claims whose value does not move when the workload is taken away (``idle``: the same
-    reproduction on an idle or empty workload): echoes of their inputs, not predictions. Orderings
-    are not judged so: an idle workload ties what it orders, and a tie has no order to compare."""
-    return {
-        c.id
-        for c in paper.claims
-        if c.id in base and c.kind != "ordering" and not differs(c, base[c.id], idle.get(c.id))
-    }
+    """The claims whose agreement is their inputs' (``idle``: the same reproduction on an idle or
+    empty workload): those whose value does not move when the workload is taken away, and those
+    that agree with the paper (R or D) whose idle value alone is already R — the workload moved
+    them, but the paper's number was there without it. Orderings are not judged so: an idle
+    workload ties what it orders, and a tie has no order to compare."""
+    out = set()
+    for c in paper.claims:
+        if c.id not in base or c.kind == "ordering":
+            continue
+        if not differs(c, base[c.id], idle.get(c.id)) or agrees_idle(c, base[c.id], idle.get(c.id)):
+            out.add(c.id)
+    return out
+
+
+def agrees_idle(c: Claim, base: Any, idle: Any) -> bool:
+    """Whether a claim that agrees with the paper (R or D) is already R on the idle workload."""
+    return idle is not None and rule(c, base) in ("R", "D") and rule(c, idle) == "R"
 
 
 @dataclass

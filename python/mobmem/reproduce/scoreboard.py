@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from . import Reproduction
 
 #: What an echo's value is set by, when the idle run finds one.
-ECHO_INPUTS = "its inputs (the same with the workload idle)"
+ECHO_INPUTS = "its inputs (the same, or already the paper's, with the workload idle)"
 
 
 def _json(res: dict[str, Any]) -> dict[str, Any]:
