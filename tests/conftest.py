@@ -48,7 +48,7 @@ def cli(*args: str, ok: bool = True, cwd: Path | None = None) -> subprocess.Comp
 def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
     """Checks that a reproduction's claims are its paper's, each judged by the one rule (nothing
     passes outside it), and returns them by id."""
-    from mobmem.reproduce import fidelity
+    from mobmem.reproduce import fidelity, scoreboard
 
     p = fidelity.load(paper)
     recs = {r["id"]: r for r in res["claims"]}
@@ -63,4 +63,9 @@ def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
             assert r["verdict"] != "C" or (r["holds_for"] and fidelity.rule(c, r["ours"]) != "R")
             continue
         assert r["verdict"] == fidelity.rule(c, r["ours"]), c.id
+    # A cause is printed beside a claim not reproduced, and only there; each names a claim of the paper.
+    why = scoreboard.causes(paper, res)
+    assert set(why) <= set(recs), set(why) - set(recs)
+    for i, r in recs.items():
+        assert r["cause"] == (why.get(i, "") if r["verdict"] in ("N", "D", "C") else ""), i
     return recs

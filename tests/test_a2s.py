@@ -82,6 +82,14 @@ def test_report_prints_claims_with_relative_differences(res):
         pc0["swap_readahead_mb"]["mean"] == 0 and pc0["swap_in_mb"]["mean"] == pc0["swap_in_fault_mb"]["mean"]
     )
     assert "Small's swap-out is set by the memory kept" in text and "(given)" in text
+    # The report's lines of why ours differs are the causes printed beside the claims they explain.
+    from mobmem.reproduce.measures.a2s_causes import lines
+
+    for ids, line in lines(res):
+        assert line in text
+        for i in ids:
+            assert recs[i]["cause"] in ("", line.removeprefix("- ")), i
+            assert recs[i]["cause"] or recs[i]["verdict"] not in ("N", "D", "C"), i
 
 
 def test_the_fit_picks_the_sweep_point_nearest_the_papers_gain():

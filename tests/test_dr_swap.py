@@ -92,6 +92,22 @@ def test_memory_kept_from_apps_is_the_one_fit(repro):
     assert recs["fig7-saving-vs-dram-128mb"]["verdict"] == "E"
 
 
+def test_why_the_apps_do_not_swap_is_checked_in_the_run(repro):
+    from mobmem.reproduce import dr_swap_why
+
+    alone = repro["apps_alone"]
+    assert [p["reserved_mib"] for p in alone] == list(range(1500, 1951, 50))
+    # Two categories of five apps, three rounds: the first round's ten launches are cold starts.
+    assert all(10 <= p["cold"] <= 30 for p in alone)
+    line = dr_swap_why.apps_alone_line(alone, 30)
+    assert all(f"{p['reserved_mib']}: {p['swap_ins']:.0f}/" in line for p in alone)
+    recs = judged_by_the_rule(repro, "dr-swap")
+    # Every switching claim not reproduced says what a switch waited for in this run.
+    for i, r in recs.items():
+        if i.startswith("fig8-") and r["verdict"] == "N":
+            assert "resume CPU input" in r["cause"] and "waited" in r["cause"], i
+
+
 def test_table_iv_on_the_system_level(repro):
     for reading, table in repro["table_iv"].items():
         assert set(table) == {"browser", "gaming"}

@@ -229,6 +229,12 @@ def test_reproduce_emmc_swap():
     assert [i for i, r in recs.items() if r["verdict"] == "F"] == ["fig7-case2-live-apps"]
     # Swap-off flash writes are the file system's metadata per launch: the same with no page touched.
     assert recs["table7-write-mb-off"]["verdict"] == "E"
+    # A claim the model cannot measure says what it does not meter; the swap volumes say how much the
+    # games wrote to swap under each reading of what held the memory.
+    assert recs["table8-read-4k-share"]["cause"].startswith("not measured: ")
+    if recs["table9-swap-write-mb"]["verdict"] == "N":
+        why = recs["table9-swap-write-mb"]["cause"]
+        assert f"case 3 writes {s['cases']['3']['swap_write_mb']:.0f} MB" in why and "'held'" in why
     # The contrasts are computed from the cases.
     cases = {int(k): v for k, v in s["cases"].items()}
     assert s["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))

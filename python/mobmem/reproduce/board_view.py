@@ -43,14 +43,16 @@ def _paper(r: dict[str, Any]) -> str:
 
 
 def why(r: dict[str, Any], width: int = 70) -> str:
-    """What a verdict rests on, in a line: the fitted input, what sets an echo, where a C holds, or
-    the inputs that flip it (the JSON has them whole)."""
+    """What a verdict rests on, in a line: the fitted input, what sets an echo, where a C holds, the
+    checked cause of a difference, or the inputs that flip it (the JSON has them whole)."""
     if r["fitted"]:
         out = f"fitted: {r['fitted']}"
     elif r["set_by"]:
         out = f"set by {r['set_by']}"
     elif r["holds_for"]:
         out = f"R if {r['holds_for']}"
+    elif r.get("cause"):
+        out = f"why: {r['cause']}"
     else:
         out = f"flipped by {', '.join(r['flips'])}" if r["flips"] else ""
     return out if len(out) <= width else out[: width - 1] + "…"

@@ -163,6 +163,37 @@ def memory_sensitivity(
     return out
 
 
+#: The memory kept from apps (MiB) over which the apps' own swapping is checked.
+ALONE_GRID_MIB = tuple(range(1500, 1951, 50))
+
+
+def apps_alone(
+    cats: dict[str, list[str]], args: argparse.Namespace, page_cluster: int
+) -> list[dict[str, Any]]:
+    """Whether the apps swap by themselves: each category at 128 MB with Direct Read off and the
+    system processes' periodic touches off, at each of :data:`ALONE_GRID_MIB` — the average swap-ins,
+    the apps' swap faults (a category's average), and the kills and cold starts (all categories)."""
+    from ..experiment.runner import phone_grid
+
+    quiet = system_processes(period_s=0.0, pages=0)
+    keys = [(res, c) for res in ALONE_GRID_MIB for c in cats]
+    jobs = [
+        job(cats[c], args, res, "lpddr2-pcm", 128, page_cluster=page_cluster, system=quiet) for res, c in keys
+    ]
+    rs = dict(zip(keys, phone_grid(jobs, threads=args.threads), strict=True))
+    n = len(cats)
+    return [
+        {
+            "reserved_mib": res,
+            "swap_ins": sum(rs[(res, c)].meters.swap_in_pages for c in cats) / n,
+            "app_swap_faults": sum(a["swap_faults"] for c in cats for a in rs[(res, c)].meters.apps) / n,
+            "kills": sum(rs[(res, c)].meters.kills_total for c in cats),
+            "cold": sum(rs[(res, c)].meters.cold for c in cats),
+        }
+        for res in ALONE_GRID_MIB
+    ]
+
+
 def system_processes(**fields: Any) -> list[dict[str, Any]]:
     """The phone's system processes with ``fields`` changed (a ``system`` override)."""
     from ..phone import phones

@@ -346,6 +346,9 @@ class Record:
     holds_for: str = ""
     note: str = ""
     about: str = ""
+    #: For a claim not reproduced (N, D or C): why ours differs, as the reproduction's runs showed
+    #: it (its measurements' ``causes``); empty where no cause has been checked.
+    cause: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

@@ -4,7 +4,8 @@ every claim of its paper measured on each run and given its verdict by the one r
 (:mod:`.fidelity`); counts per paper and in total. ``mobmem reproduce scoreboard``.
 
 A reproduction takes part with: ``PAPER``'s claims and inputs ledger (``claims/<name>.toml``), its
-measurements (``measures/<module>.py``: ``measure``, ``NOTES``), ``held_args(args, res)`` (what the
+measurements (``measures/<module>.py``: ``measure``, ``NOTES``; and ``measures/<module>_causes.py``
+where its runs show why a claim is not reproduced), ``held_args(args, res)`` (what the
 reruns hold: the fitted value, and work no claim reads left out) and ``idle_args(args, res)`` (its
 idle workload; phone runs are made idle here, by the phone's ``activity`` 0).
 """
@@ -34,6 +35,20 @@ def _json(res: dict[str, Any]) -> dict[str, Any]:
 
 def measures(name: str) -> ModuleType:
     return importlib.import_module(f".measures.{name.replace('-', '_')}", __package__)
+
+
+def causes(name: str, res: dict[str, Any]) -> dict[str, str]:
+    """Claim id → why ours differs, from ``measures/<module>_causes.py`` where the reproduction has
+    one (what its runs show about the claims it does not reproduce); empty otherwise."""
+    full = f"{__package__}.measures.{name.replace('-', '_')}_causes"
+    try:
+        mod = importlib.import_module(full)
+    except ModuleNotFoundError as e:
+        if e.name != full:
+            raise
+        return {}
+    out: dict[str, str] = mod.causes(_json(res))
+    return out
 
 
 def _rerun(inp: fidelity.Input, value: Any, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -187,7 +202,12 @@ def records(
     notes = dict(getattr(m, "NOTES", {}))
     for cid in echo:
         notes[cid] = (notes.get(cid, "") + f"; idle workload gives {idle_ours.get(cid)}").lstrip("; ")
-    return fidelity.score(paper, ours, echo=echo, echo_inputs=ECHO_INPUTS, sensitivity=sens, notes=notes)
+    recs = fidelity.score(paper, ours, echo=echo, echo_inputs=ECHO_INPUTS, sensitivity=sens, notes=notes)
+    why = causes(name, res)
+    for r in recs:
+        if r.verdict in ("N", "D", "C") and why.get(r.id):
+            r.cause = why[r.id]
+    return recs
 
 
 def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) -> list[dict[str, Any]]:

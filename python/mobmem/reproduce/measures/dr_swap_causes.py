@@ -1,0 +1,97 @@
+"""Why a claim of claims/dr-swap.toml is not reproduced, as a run of ``mobmem reproduce dr-swap
+--json`` shows it: printed beside the claim's verdict (N, D or C) by the scoreboard.
+
+Standard library only, as the measurements (``measures/dr_swap.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dr_swap import CATS, SIZES, _mean
+
+
+def causes(res: dict[str, Any]) -> dict[str, str]:
+    """Why a claim is not reproduced, as this run shows it (printed beside its verdict when it is N,
+    D or C): whose pages the swap-ins are, whether the swap area filled, what a resume waited for."""
+    out: dict[str, str] = {}
+    reading = res.get("settings", {}).get("reading", "readahead")
+    table = res.get("table_iv", {}).get(reading)
+    if not table:
+        return out
+    runs = [x for d in table.values() for x in d.values()]
+    app = sum(x["app_swap_faults_dr_off"] for x in runs)
+    sysf = sum(x["system_swap_faults_dr_off"] for x in runs)
+    filled = {mb: sum(table[c][mb]["swap_full_dr_off"] for c in table if mb in table[c]) for mb in SIZES}
+    peak = max(x["peak_swap_mib_dr_off"] for x in runs)
+    same = sum(len({table[c][mb]["swap_ins_dr_off"] for mb in SIZES if mb in table[c]}) == 1 for c in table)
+    whose = f"DR off, over the three sizes, {app:,} swap faults were the apps' and {sysf:,} the assumed system process's"
+    size = (
+        f"the swap area filled in {filled['128']}/{filled['256']}/{filled['512']} of {len(table)} categories at"
+        f" 128/256/512 MB (largest use {peak:.0f} MiB), and {same} of {len(table)} categories swap in exactly"
+        f" the same at all three sizes: an area that does not fill cannot matter; {whose}"
+    )
+    alone = res.get("apps_alone") or []
+    if alone:
+        killing = [p["reserved_mib"] for p in alone if p["kills"]]
+        swapping = [p["reserved_mib"] for p in alone if p["app_swap_faults"] > 0]
+        if swapping:
+            size += (
+                f"; with that process idle the apps swap only from {swapping[0]} MiB kept from apps, and the"
+                f" killer ends them from {killing[0] if killing else '—'} MiB"
+            )
+    for cid in (
+        *(
+            f"table4-avg-{t}-falls-{lo}-to-{hi}mb"
+            for t in ("dr-off", "dr-on")
+            for lo, hi in (("128", "256"), ("256", "512"))
+        ),
+        "sec5d-avg-swapins-512mb-text",
+        *(f"table4-average-{mb}mb-dr-{t}" for mb in ("256", "512") for t in ("off", "on")),
+    ):
+        out[cid] = size
+    for name, key in CATS.items():
+        if key not in table:
+            continue
+        rows = table[key]
+        a = sum(x["app_swap_faults_dr_off"] for x in rows.values())
+        s = sum(x["system_swap_faults_dr_off"] for x in rows.values())
+        if a == 0 and s == 0:
+            why = f"{key}: nothing swaps in (its apps and the system process fit in the memory left)"
+        else:
+            why = f"{key}: its apps swap nothing of their own; its {s:,} swap faults (DR off, three sizes) are the system process's"
+            if a:
+                why = f"{key}: {a:,} swap faults (DR off, three sizes) are its apps', {s:,} the system process's"
+        for mb in SIZES:
+            for t in ("dr-off", "dr-on", "reduction"):
+                out[f"table4-{name}-{mb}mb-{t}"] = why + ("" if mb == "128" else f"; {size}")
+        out[f"sec5d-{name}-reduction"] = why
+    quiet = [
+        k for k in CATS.values() if k in table and all(x["swap_ins_dr_off"] == 0 for x in table[k].values())
+    ]
+    if quiet:
+        for cid in ("sec5d-dr-reduction-category-order", "sec5d-news-social-gain-most"):
+            out[cid] = f"not measured where a category swaps nothing: {', '.join(quiet)}"
+    sw = res.get("switching", {}).get("categories")
+    if sw:
+        pts = [r for c in sw.values() for r in c["sizes"].values()]
+        wait = _mean([r["flash"]["swap_wait_ms"] + r["flash"]["reclaim_wait_ms"] for r in pts])
+        resume_s = res["switching"].get("resume_cpu_s")
+        why = (
+            f"a switch with flash swap waited {wait:.2f} ms on average for swap and reclaim: the apps' pages"
+            f" stayed in memory ({whose}), so every scheme's delay is the {resume_s} s resume CPU input"
+        )
+        for cid in (
+            "fig8-delay-ordering",
+            "fig8-dr-swap-faster-than-flash-everywhere",
+            "fig8-dr-swap-vs-flash-average",
+            "fig8-browser-vs-flash",
+            "fig8-news-smallest-improvement",
+            *(
+                f"fig8-dr-swap-below-dram-{n}"
+                for n in ("social-networking-128mb", "news-512mb", "multimedia-512mb", "gaming-512mb")
+            ),
+            *(f"table5-{n}-{e}-improvement" for n in CATS for e in ("min", "max")),
+        ):
+            out[cid] = why
+    return out
