@@ -99,6 +99,11 @@ class AppSummary(Fields):
         """Faults on its pages that found them in swap (copied back, or mapped in place)."""
         return self["swap_faults"]
 
+    @property
+    def swap_outs(self) -> int:
+        """Its pages written to swap (zram or a device), while it ran or in the background."""
+        return self["swap_outs"]
+
 
 class ClassMeters(Fields):
     """Accesses of one class of processes and the time they waited."""
@@ -1091,6 +1096,11 @@ class SystemMeters(Fields):
     def system_swap_faults(self) -> int:
         """Faults on system processes' pages that found them in swap (the apps' are per app)."""
         return self["system_swap_faults"]
+
+    @property
+    def system_swap_outs(self) -> int:
+        """System processes' pages written to swap, boot included (the apps' are per app)."""
+        return self["system_swap_outs"]
 
     @property
     def total_launch_ms(self) -> float:

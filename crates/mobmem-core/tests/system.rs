@@ -47,8 +47,9 @@ fn consistent(r: &PhoneResult) {
         assert!((l.latency_ms - parts).abs() < 1e-6 * l.latency_ms.max(1.0), "{l:?}");
         assert!(l.live_apps >= 1);
     }
-    // Page counts seen by the system match the engine's.
+    // Page counts seen by the system match the engine's, and every swap-out is some process's.
     assert_eq!(m.swap_out_pages, r.pages.swap_outs);
+    assert_eq!(m.apps.iter().map(|a| a.swap_outs).sum::<u64>() + m.system_swap_outs, r.pages.swap_outs);
     assert_eq!(m.swap_in_pages, r.pages.swap_ins + r.pages.swap_readahead);
 }
 
@@ -100,6 +101,7 @@ fn swap_keeps_apps_alive_and_reloads_fast_under_pressure() {
     assert!(on.meters.resumed > off.meters.resumed);
     assert!(on.meters.total_launch_ms < off.meters.total_launch_ms);
     assert!(on.meters.swap_out_pages > 0 && on.meters.flash_swap_write_bytes > 0);
+    assert!(on.meters.apps.iter().any(|a| a.swap_outs > 0) && off.meters.apps.iter().all(|a| a.swap_outs == 0));
     // Swap writes flash: more bytes written with swap, and P/E cycles counted on the 3-bit MLC.
     assert!(on.meters.flash_write_bytes > off.meters.flash_write_bytes);
     assert!(on.meters.pe_cycles_used.unwrap() > 0.0);

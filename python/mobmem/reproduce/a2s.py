@@ -181,6 +181,9 @@ def _point(rs: list[Any]) -> dict[str, Any]:
         "kills_of_apps_launched_3_plus": per(
             lambda r: sum(a["kills"] for a in r.meters.apps if a["launches"] >= 3)
         ),
+        # The apps' swap-outs, MB, by whether the app was launched T_launched (3) times in all.
+        "swap_out_apps_under_3_mb": per(lambda r: _app_swap_out_mb(r, lambda n: n < 3)),
+        "swap_out_apps_3_plus_mb": per(lambda r: _app_swap_out_mb(r, lambda n: n >= 3)),
         # Live apps after each launch, over time (the first seed's run).
         "live_apps_by_launch": [x["live_apps"] for x in rs[0].launches],
         "ux_classes": {k: per(lambda r, k=k: ux(r)[k]) for k in keys_ux},
@@ -438,6 +441,12 @@ def report(res: dict[str, Any]) -> str:
     ]
     lines += _why(res)
     return "\n".join(lines)
+
+
+def _app_swap_out_mb(r: Any, launched: Any) -> float:
+    """MB of the pages written to swap of the apps whose launch count in all passes ``launched``."""
+    pages = sum(a["swap_outs"] for a in r.meters.apps if launched(a["launches"]))
+    return float(pages * r.config["phone"]["page_size"] / 1e6)
 
 
 def _why(res: dict[str, Any]) -> list[str]:

@@ -33,6 +33,8 @@ pub(crate) struct Setup {
     pub lifetimes: Option<Vec<u64>>,
     /// Page traces with processes: the OOM killer takes a process when nothing can be reclaimed.
     pub oom_kill: bool,
+    /// Count the swap-outs of each owner's pages (the admission's owners).
+    pub owner_swap_outs: bool,
 }
 
 /// zram writeback's schedule in an engine's ticks.
@@ -61,6 +63,7 @@ impl Setup {
             admission: None,
             lifetimes: None,
             oom_kill: false,
+            owner_swap_outs: false,
         }
     }
 }
@@ -87,6 +90,9 @@ impl<P: Policy> Engine<P> {
         if setup.oom_kill {
             e = e.with_oom_kill();
         }
+        if setup.owner_swap_outs {
+            e = e.with_owner_swap_outs();
+        }
         e
     }
 
@@ -102,6 +108,7 @@ impl<P: Policy> Engine<P> {
             admission: Box::new(crate::swap::admission::all::All),
             scope: Scope::All,
             owners: Owners::default(),
+            owner_swap_outs: Vec::new(),
             wb: WritebackSchedule::OFF,
             wb_due_access: u64::MAX,
             parked: Vec::new(),
@@ -141,6 +148,13 @@ impl<P: Policy> Engine<P> {
         }
         self.admission = admission;
         self.owners = owners;
+        self
+    }
+
+    /// Counts the swap-outs of each owner's pages (`owner_swap_outs`); the owners are those given
+    /// with the admission.
+    pub fn with_owner_swap_outs(mut self) -> Self {
+        self.owner_swap_outs = vec![0; self.owners.procs.len().max(1)];
         self
     }
 

@@ -53,6 +53,9 @@ pub(crate) struct Engine<P> {
     admission: Box<dyn SwapAdmission>,
     scope: Scope,
     owners: Owners,
+    /// Pages each owner (`owners.procs`) has had written to swap; empty unless asked for
+    /// (`with_owner_swap_outs`: the phone meters each app's swap-outs).
+    owner_swap_outs: Vec<u64>,
     /// zram writeback rounds (`crate::swap::backend`): none when `next` is `u64::MAX`.
     wb: WritebackSchedule,
     /// Page traces: the access at which the next round is due (`u64::MAX`: none, or the caller
@@ -152,7 +155,27 @@ impl<P: Policy> Engine<P> {
         let file = self.pages.flag(v) & ANON == 0;
         let io = self.pages.evict(v, index)?;
         self.resident -= 1;
+        if matches!(io, EvictIo::SwapWrite) && !self.owner_swap_outs.is_empty() {
+            self.count_owner_swap_out(v);
+        }
         Ok((io, file))
+    }
+
+    /// Counts a swap-out against the owner of `v` (the first of a shared page's owners).
+    #[cold]
+    #[inline(never)]
+    fn count_owner_swap_out(&mut self, v: PageId) {
+        if let Some(&o) = self.owners.owners_of(v).first() {
+            if let Some(n) = self.owner_swap_outs.get_mut(o as usize) {
+                *n += 1;
+            }
+        }
+    }
+
+    /// Pages of each owner (as numbered in the owners given with the admission) written to swap so
+    /// far; empty unless the engine was built to count them (`Setup::owner_swap_outs`).
+    pub fn owner_swap_outs(&self) -> &[u64] {
+        &self.owner_swap_outs
     }
 
     /// Reclaims up to `n` pages (kswapd, direct reclaim); `index` is the access it happens at.

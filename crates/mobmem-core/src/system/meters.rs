@@ -56,6 +56,8 @@ pub struct AppSummary {
     pub mean_resume_ms: Option<f64>,
     /// Faults on its pages that found them in swap (copied back, or mapped in place).
     pub swap_faults: u64,
+    /// Its pages written to swap (zram or a device), while it ran or in the background.
+    pub swap_outs: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
@@ -80,6 +82,8 @@ pub struct SystemMeters {
     pub kills_total: u64,
     /// Faults on system processes' pages that found them in swap (the apps' are per app).
     pub system_swap_faults: u64,
+    /// System processes' pages written to swap, boot included (the apps' are per app).
+    pub system_swap_outs: u64,
     /// Apps alive after each launch: mean and most.
     pub live_apps_mean: f64,
     pub live_apps_max: u32,

@@ -51,13 +51,24 @@ def lines(res: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
         def cut(p: dict[str, Any]) -> float:
             return 100.0 * (p["swap_out_mb"]["mean"] / full - 1) if full else 0.0
 
+        few, many = "swap_out_apps_under_3_mb", "swap_out_apps_3_plus_mb"
+        van_s = g["van_s"]
         out.append(
             (
                 (),
                 f"- Each part's share of A2S's swap-out cut ({cut(g['a2s']):+.1f}% against VAN+S): ESS alone "
                 f"(T_live 18, T_reuse off) {cut(ess):+.1f}%, LVSP alone (T_reuse 64, T_live off) "
                 f"{cut(lvsp):+.1f}%. The paper attributes LVSP's cut to T_launched (Section 5.3); here the "
-                f"larger part is {'ESS' if cut(ess) < cut(lvsp) else 'LVSP'}'s.",
+                f"larger part is {'ESS' if cut(ess) < cut(lvsp) else 'LVSP'}'s."
+                + (
+                    f" LVSP alone keeps the apps launched fewer than three times out of swap ({van_s[few]['mean']:.0f}"
+                    f" MB of swap-outs under VAN+S, {lvsp[few]['mean']:.0f} MB under LVSP), but reclaim then swaps"
+                    f" the other apps' pages instead: theirs rise from {van_s[many]['mean']:.0f} to"
+                    f" {lvsp[many]['mean']:.0f} MB, with {lvsp['kills']['mean']:.1f} kills against VAN+S's"
+                    f" {van_s['kills']['mean']:.1f}."
+                    if few in van_s and few in lvsp
+                    else ""
+                ),
             )
         )
     van = g["van"]

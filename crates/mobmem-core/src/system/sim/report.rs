@@ -41,6 +41,7 @@ impl<P: Policy> Sim<'_, P> {
     pub(super) fn finish(mut self, r: &PhoneRun, wall: f64) -> Result<PhoneResult> {
         let layout = self.w.layout;
         let ps = self.w.phone.page_size;
+        let first_app = self.w.procs.len() - self.w.profiles.len();
         let m = &mut self.w.m;
         let n = m.launches.max(1) as f64;
         m.live_apps_mean /= n;
@@ -48,7 +49,11 @@ impl<P: Policy> Sim<'_, P> {
         let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
         m.mean_cold_ms = mean(self.w.launches.iter().filter(|l| l.cold).map(|l| l.latency_ms).collect());
         m.mean_resume_ms = mean(self.w.launches.iter().filter(|l| !l.cold).map(|l| l.latency_ms).collect());
-        for a in &mut m.apps {
+        // The engine counts since boot, when no app runs: every app's swap-outs are the run's.
+        let (system, apps) = self.e.owner_swap_outs().split_at(first_app.min(self.e.owner_swap_outs().len()));
+        m.system_swap_outs = system.iter().sum();
+        for (i, a) in m.apps.iter_mut().enumerate() {
+            a.swap_outs = apps.get(i).copied().unwrap_or(0);
             let l = a.launches.max(1) as f64;
             a.mean_latency_ms /= l;
             a.mean_cold_ms = a.mean_cold_ms.map(|v| v / a.cold.max(1) as f64);

@@ -159,6 +159,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         wb.map(|w| WritebackRounds { every: (w.idle_s * 1e9) as u64, limit: w.limit_pages(ps), by_access: false });
     let owners = Owners { of_page: pids, procs: states, ..Owners::default() };
     setup.admission = Some((admission, owners));
+    setup.owner_swap_outs = true;
     // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
     setup.lifetimes = Some(crate::system::meters::lifetime_marks_ns());
     let spec = EngineSpec { kinds, costs, setup };
