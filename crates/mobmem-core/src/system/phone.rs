@@ -29,10 +29,26 @@ pub struct SystemProcess {
     /// pages Direct Read can leave in place).
     #[serde(default = "default_system_write_share")]
     pub write_share: f64,
+    /// Its hot set, a share of its pages (assumed, as the apps' `fg_hot_share`).
+    #[serde(default = "default_system_hot_share")]
+    pub hot_share: f64,
+    /// Share of its touches that go to the hot set; the rest fall anywhere in its pages (assumed,
+    /// as the apps' `fg_hot_prob`). The touches outside the hot set bring its cold pages back from
+    /// swap.
+    #[serde(default = "default_system_hot_prob")]
+    pub hot_prob: f64,
 }
 
 fn default_system_write_share() -> f64 {
     0.3
+}
+
+fn default_system_hot_share() -> f64 {
+    0.2
+}
+
+fn default_system_hot_prob() -> f64 {
+    0.9
 }
 
 fn d_page() -> u64 {
@@ -372,8 +388,10 @@ impl Phone {
                     format!("{:?} + {:?} MiB is more than the phone's {dram_mib} MiB of DRAM", s.anon_mib, s.file_mib),
                 ));
             }
-            if !(0.0..=1.0).contains(&s.write_share) {
-                return Err(Error::config(f("write_share"), format!("{:?} is not a share in [0, 1]", s.write_share)));
+            for (name, v) in [("write_share", s.write_share), ("hot_share", s.hot_share), ("hot_prob", s.hot_prob)] {
+                if !(0.0..=1.0).contains(&v) {
+                    return Err(Error::config(f(name), format!("{v:?} is not a share in [0, 1]")));
+                }
             }
             pos(&f("period_s"), s.period_s)?;
             if s.period_s > 0.0 && s.period_s < MIN_PERIOD_S {

@@ -56,3 +56,21 @@ fn bad_phones_name_the_field() {
     let t = UxThresholds::default();
     assert_eq!([t.class(10.0), t.class(150.0), t.class(1999.0), t.class(4000.0), t.class(9000.0)], UxClass::ALL);
 }
+
+#[test]
+fn a_system_process_share_outside_zero_to_one_is_named() {
+    let phones = Phones::builtin();
+    let cat = Catalog::builtin();
+    for field in ["write_share", "hot_share", "hot_prob"] {
+        let t: toml::Table = toml::from_str(&format!(
+            "[[system]]\nname = \"s\"\nadj = -900\nanon_mib = 8.0\nfile_mib = 8.0\n{field} = 1.5\n"
+        ))
+        .unwrap();
+        let p = phones.get("nexus5", &t).unwrap();
+        let e = p.validate(&cat).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains("1.5"), "{e}");
+    }
+    // Unset, they are the apps' defaults: a hot fifth of its pages takes nine touches in ten.
+    let p = phones.get("nexus5", &toml::Table::new()).unwrap();
+    assert!(p.system.iter().all(|s| s.hot_share == 0.2 && s.hot_prob == 0.9));
+}

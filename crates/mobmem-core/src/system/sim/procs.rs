@@ -71,8 +71,8 @@ impl Proc {
             bg_pages: s.pages,
             next_bg_ns: s.period_s * 1e9,
             bg_touches: 0,
-            hot_share: 0.2,
-            hot_prob: 0.9,
+            hot_share: s.hot_share,
+            hot_prob: s.hot_prob,
             write_share: s.write_share,
             anon_share: if na + nf > 0 { na as f64 / (na + nf) as f64 } else { 0.0 },
         }
