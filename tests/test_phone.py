@@ -252,6 +252,14 @@ def test_reproduce_emmc_swap():
     line = next(x for x in text.splitlines() if x.startswith("fig7-case2-live-apps"))
     assert " F " in line and "fitted: value" in line and "Under each reading" in text
     assert "paper 631.87" in text and "Beyond the paper" in text
+    # The swap-off total in order is mostly the cold-start CPU input when every launch is cold.
+    if cases[4]["resumed"] == 0:
+        line = next(x for x in text.splitlines() if x.startswith("Swap off, in order (case 4)"))
+        assert f"{cases[4]['cold']} of {cases[4]['cold']} launches are cold starts" in line
+        from mobmem.reproduce.emmc_swap import _catalog_games
+
+        cpu = 4 * sum(g["cold_cpu_s"] for g in _catalog_games())
+        assert f"{cpu:.1f} s of it is the cold-start CPU input" in line
     given = json.loads(cli("reproduce", "emmc-swap", "--value", "1", "--rounds", "1", "--json").stdout)
     assert given["fits"]["game-scale"]["how"] == "given with --value"
     assert given["readings"]["game-scale"]["cases"]["4"]["kills"] == 0  # Table V's games fit in 460 MB
