@@ -19,7 +19,8 @@ def rule_text() -> str:
         f"R: within {fidelity.TOLERANCE:.0%} of the paper's value (at least {fidelity.POINTS_FLOOR:g} points for a"
         " percentage or share; a change on the same side of zero); a bound holds; an ordering is the same."
         " D: the direction only. N: neither, or not measured. F: a fitted number. E: agrees, but the same"
-        " with the workload idle (set by inputs). C: R only for another value of an assumed input in its range."
+        " with the workload idle, or already the paper's without it (set by inputs). C: R only for another"
+        " value of an assumed input in its range."
     )
 
 

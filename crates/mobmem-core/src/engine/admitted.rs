@@ -19,6 +19,7 @@ impl<P: Policy> Engine<P> {
     /// admission may decide otherwise now, so the parked pages go back to the policy (as pages
     /// just brought in).
     pub fn change_owners(&mut self, index: usize, f: impl FnOnce(&mut Owners)) {
+        self.settle_owner_swap_outs();
         f(&mut self.owners);
         let list = std::mem::take(&mut self.parked_list);
         for &v in &list {

@@ -155,6 +155,7 @@ impl<P: Policy> Engine<P> {
     /// with the admission.
     pub fn with_owner_swap_outs(mut self) -> Self {
         self.owner_swap_outs = vec![0; self.owners.procs.len().max(1)];
+        self.pages.keep_swap_journal();
         self
     }
 

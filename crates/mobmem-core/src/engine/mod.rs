@@ -54,7 +54,9 @@ pub(crate) struct Engine<P> {
     scope: Scope,
     owners: Owners,
     /// Pages each owner (`owners.procs`) has had written to swap; empty unless asked for
-    /// (`with_owner_swap_outs`: the phone meters each app's swap-outs).
+    /// (`with_owner_swap_outs`: the phone meters each app's swap-outs). The swap-outs are written
+    /// down on the cold path of a swap-out (`Pages`' swap journal) and counted when the owners
+    /// change or the counts are read, so the eviction path is the same with or without it.
     owner_swap_outs: Vec<u64>,
     /// zram writeback rounds (`crate::swap::backend`): none when `next` is `u64::MAX`.
     wb: WritebackSchedule,
@@ -155,26 +157,24 @@ impl<P: Policy> Engine<P> {
         let file = self.pages.flag(v) & ANON == 0;
         let io = self.pages.evict(v, index)?;
         self.resident -= 1;
-        if matches!(io, EvictIo::SwapWrite) && !self.owner_swap_outs.is_empty() {
-            self.count_owner_swap_out(v);
-        }
         Ok((io, file))
     }
 
-    /// Counts a swap-out against the owner of `v` (the first of a shared page's owners).
-    #[cold]
-    #[inline(never)]
-    fn count_owner_swap_out(&mut self, v: PageId) {
-        if let Some(&o) = self.owners.owners_of(v).first() {
-            if let Some(n) = self.owner_swap_outs.get_mut(o as usize) {
+    /// Counts the swap-outs written down since the last call against their pages' owners (the
+    /// first of a shared page's owners): before the owners change, and when the counts are read.
+    fn settle_owner_swap_outs(&mut self) {
+        let (owners, counts) = (&self.owners, &mut self.owner_swap_outs);
+        self.pages.drain_swap_journal(|v| {
+            if let Some(n) = owners.owners_of(v).first().and_then(|&o| counts.get_mut(o as usize)) {
                 *n += 1;
             }
-        }
+        });
     }
 
     /// Pages of each owner (as numbered in the owners given with the admission) written to swap so
     /// far; empty unless the engine was built to count them (`Setup::owner_swap_outs`).
-    pub fn owner_swap_outs(&self) -> &[u64] {
+    pub fn owner_swap_outs(&mut self) -> &[u64] {
+        self.settle_owner_swap_outs();
         &self.owner_swap_outs
     }
 

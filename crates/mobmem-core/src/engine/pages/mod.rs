@@ -35,9 +35,11 @@ pub struct Pages {
     idle: Option<Idle>,
     /// Swap-entry lifetimes, when asked for (`Engine::with_lifetimes`).
     life: Option<Lifetimes>,
+    /// Pages swapped out since the engine last read them (`keep_swap_journal`: per-owner counts).
+    journal: Option<Vec<PageId>>,
     /// How swap behaves (`SwapSemantics`; Linux's by default).
     semantics: SwapSemantics,
-    /// Any of zram, `slots`, `idle` or `life` is on (`note_extras`).
+    /// Any of zram, `slots`, `idle`, `life` or `journal` is on (`note_extras`).
     keeps_slots: bool,
     /// The counters, but for the four kinds of eviction: those are `evicted`, read through
     /// `meters`.
@@ -92,6 +94,7 @@ impl Pages {
             backed: 0,
             idle: None,
             life: None,
+            journal: None,
             semantics: SwapSemantics::LINUX,
             keeps_slots: false,
             m: Meters::default(),
@@ -230,7 +233,11 @@ impl Pages {
     /// Says that zram, slot places, idle marks or lifetimes were switched on (the engine's
     /// `with_*` builders call it).
     fn note_extras(&mut self) {
-        self.keeps_slots = self.zram_ratio != 0.0 || self.slots.is_some() || self.idle.is_some() || self.life.is_some();
+        self.keeps_slots = self.zram_ratio != 0.0
+            || self.slots.is_some()
+            || self.idle.is_some()
+            || self.life.is_some()
+            || self.journal.is_some();
     }
 
     /// A swap-out's bookkeeping beyond its counts: when swap filled, zram's pool, the slot's place,
@@ -250,6 +257,9 @@ impl Pages {
         }
         if let Some(l) = &mut self.life {
             l.born[v as usize] = l.now;
+        }
+        if let Some(j) = &mut self.journal {
+            j.push(v);
         }
     }
 

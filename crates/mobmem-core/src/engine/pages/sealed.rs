@@ -95,6 +95,19 @@ impl Pages {
         self.note_extras();
     }
 
+    /// Writes down each page swapped out (its id), until `drain_swap_journal` reads them.
+    pub fn keep_swap_journal(&mut self) {
+        self.journal = Some(Vec::new());
+        self.note_extras();
+    }
+
+    /// Gives each page swapped out since the last call to `f`, in order.
+    pub fn drain_swap_journal(&mut self, mut f: impl FnMut(PageId)) {
+        if let Some(j) = &mut self.journal {
+            j.drain(..).for_each(&mut f);
+        }
+    }
+
     /// The tick of what happens next, for swap-entry lifetimes.
     #[inline]
     pub fn set_now(&mut self, tick: u64) {

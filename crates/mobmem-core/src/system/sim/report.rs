@@ -42,6 +42,7 @@ impl<P: Policy> Sim<'_, P> {
         let layout = self.w.layout;
         let ps = self.w.phone.page_size;
         let first_app = self.w.procs.len() - self.w.profiles.len();
+        let outs = self.e.owner_swap_outs().to_vec();
         let m = &mut self.w.m;
         let n = m.launches.max(1) as f64;
         m.live_apps_mean /= n;
@@ -50,7 +51,7 @@ impl<P: Policy> Sim<'_, P> {
         m.mean_cold_ms = mean(self.w.launches.iter().filter(|l| l.cold).map(|l| l.latency_ms).collect());
         m.mean_resume_ms = mean(self.w.launches.iter().filter(|l| !l.cold).map(|l| l.latency_ms).collect());
         // The engine counts since boot, when no app runs: every app's swap-outs are the run's.
-        let (system, apps) = self.e.owner_swap_outs().split_at(first_app.min(self.e.owner_swap_outs().len()));
+        let (system, apps) = outs.split_at(first_app.min(outs.len()));
         m.system_swap_outs = system.iter().sum();
         for (i, a) in m.apps.iter_mut().enumerate() {
             a.swap_outs = apps.get(i).copied().unwrap_or(0);
