@@ -229,6 +229,7 @@ def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
             *emmc_swap_causes.CITED,
             *emmc_swap_causes.PER_ROUND,
             *emmc_swap_causes.SWAP_VOLUME,
+            *emmc_swap_causes.FIRST_LOADS,
             *(i for ids in emmc_swap_causes.UNMETERED.values() for i in ids),
         },
         "a2s": {*a2s_causes.NOT_RUN, *a2s_causes.FIG9, *a2s_causes.SWAP_IN_CUT},

@@ -235,6 +235,11 @@ def test_reproduce_emmc_swap():
     if recs["table9-swap-write-mb"]["verdict"] == "N":
         why = recs["table9-swap-write-mb"]["cause"]
         assert f"case 3 writes {s['cases']['3']['swap_write_mb']:.0f} MB" in why and "'held'" in why
+    # The first loads' claims are explained by the first loads' own runs, not case 3's.
+    why = recs["table6-write-mb-on"]["cause"]
+    assert (
+        not why or f"ten first loads with swap write {s['first_load']['on']['swap_write_mb']:.0f} MB" in why
+    )
     # The contrasts are computed from the cases.
     cases = {int(k): v for k, v in s["cases"].items()}
     assert s["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))

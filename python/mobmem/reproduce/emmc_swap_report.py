@@ -265,5 +265,5 @@ def swap_off_total(res: dict[str, Any]) -> str:
         return head + "."
     return (
         head + f": {cpu:.1f} s of it is the cold-start CPU input (95% of Table V's loading times, each game"
-        f" {launches // 10} times), so the agreement rests on the kills, not on the times."
+        f" {launches // 10} times): the total follows from the kills and that input."
     )
