@@ -152,9 +152,9 @@ impl<P: Policy> Engine<P> {
     }
 
     /// Counts the swap-outs of each owner's pages (`owner_swap_outs`); the owners are those given
-    /// with the admission.
+    /// with the admission, before or after this.
     pub fn with_owner_swap_outs(mut self) -> Self {
-        self.owner_swap_outs = vec![0; self.owners.procs.len().max(1)];
+        self.owner_swap_outs = vec![0; self.owners.procs.len()];
         self.pages.keep_swap_journal();
         self
     }

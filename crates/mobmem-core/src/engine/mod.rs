@@ -163,6 +163,9 @@ impl<P: Policy> Engine<P> {
     /// Counts the swap-outs written down since the last call against their pages' owners (the
     /// first of a shared page's owners): before the owners change, and when the counts are read.
     fn settle_owner_swap_outs(&mut self) {
+        if self.owner_swap_outs.len() < self.owners.procs.len() {
+            self.owner_swap_outs.resize(self.owners.procs.len(), 0); // owners given after the counts
+        }
         let (owners, counts) = (&self.owners, &mut self.owner_swap_outs);
         self.pages.drain_swap_journal(|v| {
             if let Some(n) = owners.owners_of(v).first().and_then(|&o| counts.get_mut(o as usize)) {

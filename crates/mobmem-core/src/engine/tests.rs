@@ -313,3 +313,33 @@ fn writeback_rounds_are_bounded_by_the_copies_not_by_the_time_asked() {
         e.check().unwrap();
     }
 }
+
+#[test]
+fn swap_outs_are_counted_against_the_owner_of_each_page_swapped() {
+    // Pages 0..8 belong to process 0, 8..16 to process 1; memory of 4 frames, all pages written
+    // once in order: each swap-out is of an older page, so the counts are exact. Owners that change
+    // later do not take the swap-outs made before.
+    let kinds = vec![1u8; 16];
+    let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup::new(4, space, IoCosts::default());
+    let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
+    let owners = Owners {
+        of_page: (0..16).map(|p| p / 8).collect(),
+        procs: vec![crate::swap::OwnerState::new(0, true); 2],
+        ..Owners::default()
+    };
+    let mut e = Engine::new(lru, space, 4, 100, false)
+        .with_owner_swap_outs()
+        .with_admission(Box::new(crate::swap::admission::all::All), owners);
+    for p in 0..12u32 {
+        e.access(p, Op::Write, p as usize).unwrap();
+    }
+    // 12 pages through 4 frames: pages 0..8 went out, process 0's, counted before the owners swap.
+    e.change_owners(12, |o| o.of_page.iter_mut().for_each(|x| *x = 1 - *x));
+    for p in 12..16u32 {
+        e.access(p, Op::Write, p as usize).unwrap();
+    }
+    // Pages 8..12 went out, now process 0's: 8 + 4 against 0, none moved from before.
+    assert_eq!(e.owner_swap_outs(), &[12, 0]);
+    assert_eq!(e.meters().swap_outs, 12);
+}
