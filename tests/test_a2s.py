@@ -61,6 +61,21 @@ def test_schemes_behave_as_defined(res):
     # T_live = 4 allows swapping only while fewer than 4 apps live: less than T_live = 22.
     assert res["t_live"]["4"]["swap_out_mb"]["mean"] <= res["t_live"]["22"]["swap_out_mb"]["mean"]
     assert set(res["beyond"]) == {"zram", "zram_writeback", "psi_killer"}
+    # The launches by delay class behind Fig. 9's causes: a resume that waited for nothing is a
+    # resume, a resume of a class is a launch of it, and the first sum to the resumes at CPU time.
+    for w in res["workloads"].values():
+        for p in w.values():
+            for k, v in p["ux_classes"].items():
+                assert (
+                    p["ux_cpu_only_pct"][k]["mean"]
+                    <= p["ux_resumes_pct"][k]["mean"] + 1e-9
+                    <= v["mean"] + 2e-9
+                )
+            resumed = 100.0 * p["resumes"]["mean"] / p["launches"]["mean"]
+            at_cpu = sum(v["mean"] for v in p["ux_cpu_only_pct"].values())
+            assert at_cpu <= sum(v["mean"] for v in p["ux_resumes_pct"].values()) + 1e-9
+            assert sum(v["mean"] for v in p["ux_resumes_pct"].values()) == pytest.approx(resumed)
+            assert p["cold_cpu_ms_mean"]["mean"] >= p["resume_cpu_ms_mean"]["mean"] >= 0
 
 
 def test_report_prints_claims_with_relative_differences(res):
@@ -87,6 +102,7 @@ def test_report_prints_claims_with_relative_differences(res):
 
     for ids, line in lines(res):
         assert line in text
+        assert "nan" not in line, line
         for i in ids:
             assert recs[i]["cause"] in ("", line.removeprefix("- ")), i
             assert recs[i]["cause"] or recs[i]["verdict"] not in ("N", "D", "C"), i

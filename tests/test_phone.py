@@ -214,6 +214,12 @@ def test_multi_user_log_needs_a_user():
         mobmem.simulate_phone(log)
 
 
+def test_reload_distances_count_the_other_games_since_a_games_last_launch():
+    from mobmem.reproduce.emmc_swap import _distances
+
+    assert _distances(["a", "b", "c", "a", "b", "b", "a"]) == [-1, -1, -1, 2, 2, 0, 1]
+
+
 def test_reproduce_emmc_swap():
     res = json.loads(cli("reproduce", "emmc-swap", "--json").stdout)
     s = res["stated"]
@@ -240,6 +246,14 @@ def test_reproduce_emmc_swap():
     assert (
         not why or f"ten first loads with swap write {s['first_load']['on']['swap_write_mb']:.0f} MB" in why
     )
+    # Case 2's reloads, each with the other games played since its game last ran: in order nine.
+    d2, d4 = s["cases"]["2"]["reload_distances"], s["cases"]["4"]["reload_distances"]
+    assert len(d2) == 30 and d4 == [9] * 30 and all(0 <= x <= 9 for x in d2)
+    if recs["fig7-total-cut-case2-vs-case4"]["verdict"] in ("N", "D", "C"):
+        assert (
+            f"resumes {s['cases']['2']['resumed']} of its 30 reloads"
+            in recs["fig7-total-cut-case2-vs-case4"]["cause"]
+        )
     # The contrasts are computed from the cases.
     cases = {int(k): v for k, v in s["cases"].items()}
     assert s["cut_1_vs_4_pct"] == pytest.approx(100 * (1 - cases[1]["total_s"] / cases[4]["total_s"]))

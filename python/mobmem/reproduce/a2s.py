@@ -201,6 +201,40 @@ def _point(rs: list[Any]) -> dict[str, Any]:
                 / max(1, sum(1 for x in r.launches if not x["cold"]))
             )
         ),
+        # The same resumes by delay class, as shares of all launches: how much of each class of
+        # Fig. 9 is the assumed resume CPU time alone.
+        "ux_cpu_only_pct": {
+            k: per(
+                lambda r, k=k: (
+                    100.0
+                    * sum(
+                        1
+                        for x in r.launches
+                        if not x["cold"] and x["latency_ms"] == x["cpu_ms"] and x["ux_class"] == k
+                    )
+                    / max(1, len(r.launches))
+                )
+            )
+            for k in keys_ux
+        },
+        # Resumes by delay class, as shares of all launches (the rest of each class is cold starts).
+        "ux_resumes_pct": {
+            k: per(
+                lambda r, k=k: (
+                    100.0
+                    * sum(1 for x in r.launches if not x["cold"] and x["ux_class"] == k)
+                    / max(1, len(r.launches))
+                )
+            )
+            for k in keys_ux
+        },
+        # The launches' CPU time (the catalog's assumed cold-start and resume CPU), mean per launch.
+        "cold_cpu_ms_mean": per(
+            lambda r: statistics.fmean([x["cpu_ms"] for x in r.launches if x["cold"]] or [0.0])
+        ),
+        "resume_cpu_ms_mean": per(
+            lambda r: statistics.fmean([x["cpu_ms"] for x in r.launches if not x["cold"]] or [0.0])
+        ),
         "resume_ms_p50": per(
             lambda r: statistics.median([x["latency_ms"] for x in r.launches if not x["cold"]] or [0.0])
         ),

@@ -156,6 +156,7 @@ def _case(r: Any) -> dict[str, Any]:
         "first_mean_s": sum(x["latency_ms"] for x in first) / 1e3 / max(len(first), 1),
         "reload_mean_s": sum(x["latency_ms"] for x in reload) / 1e3 / max(len(reload), 1),
         "live_reload": sum(x["live_apps"] for x in reload) / max(len(reload), 1),
+        "reload_distances": _distances([x["app"] for x in ls])[10:],
         "resumed": m["resumed"],
         "cold": m["cold"],
         "kills": m["kills_total"],
@@ -176,6 +177,17 @@ def _case(r: Any) -> dict[str, Any]:
         * r.config["phone"]["page_size"]
         / 1048576,
     }
+
+
+def _distances(order: list[str]) -> list[int]:
+    """For each launch, how many other games were launched since this game's last launch (-1 for
+    its first): whether a game can still be alive at its reload, when the killer keeps the last few."""
+    last: dict[str, int] = {}
+    out = []
+    for i, app in enumerate(order):
+        out.append(len(set(order[last[app] + 1 : i])) if app in last else -1)
+        last[app] = i
+    return out
 
 
 def _catalog_games() -> list[dict[str, Any]]:

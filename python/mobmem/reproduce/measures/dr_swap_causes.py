@@ -85,6 +85,23 @@ def causes(res: dict[str, Any]) -> dict[str, str]:
     if quiet:
         for cid in ("sec5d-dr-reduction-category-order", "sec5d-news-social-gain-most"):
             out[cid] = f"not measured where a category swaps nothing: {', '.join(quiet)}"
+    with_ins = [
+        (x["reduction_pct"], c, mb, x)
+        for c, d in table.items()
+        for mb, x in d.items()
+        if x["swap_ins_dr_off"]
+    ]
+    if with_ins:
+        red, c, mb, x = max(with_ins, key=lambda t: t[0])
+        out["sec5d-dr-reduction-range-high"] = (
+            f"the highest is {c}'s at {mb} MB, {red:.1f}%: its {x['swap_ins_dr_off']:,} swap-ins (DR off) come"
+            f" from {x['system_swap_faults_dr_off']:,} swap faults of the assumed system processes and"
+            f" {x['app_swap_faults_dr_off']:,} of its apps, so Direct Read's cut there is set by the system"
+            " processes' assumed write share, not by the category"
+            if x["app_swap_faults_dr_off"] < x["system_swap_faults_dr_off"]
+            else f"the highest is {c}'s at {mb} MB, {red:.1f}% ({x['swap_ins_dr_off']:,} swap-ins, DR off;"
+            f" {x['app_swap_faults_dr_off']:,} swap faults of its apps): the assumed write shares set it"
+        )
     sw = res.get("switching", {}).get("categories")
     if sw:
         pts = [r for c in sw.values() for r in c["sizes"].values()]
