@@ -4,8 +4,9 @@
 Conventions:
 - A "cut" is fg-aware's reduction against a baseline at one point, 100·(1 − fg/base) (% , positive = fg-aware
   lower); the TOML's signed change is its negative (−70 = a 70% cut).
-- "Elapsed time" is `critical_elapsed_ns` (critical processes' memory operations, page moves and storage I/O),
-  the reproduction's default reading; `critical_memory_ns` (storage I/O left out) is not used.
+- "Elapsed time" is the run's reading (`settings.elapsed`, ``ELAPSED``): `critical_elapsed_ns` (critical
+  processes' memory operations, page moves and storage I/O; `with-storage`, the default) or
+  `critical_memory_ns` (storage I/O left out; `memory-only`).
 - Paper "2QLRU" = the JSON's "2q"; "lru/2qlru" in an `order` list stands for both baselines.
 - Per-workload figures average the per-size values over the memory sweep (every size equally weighted).
 """
@@ -17,34 +18,37 @@ BASES = ("lru", "2q")
 FG = "fg-aware"
 #: Memory size (% of footprint) of the run's eq. 1 energy table (Fig. 7's setting, as run).
 ENERGY_MEMORY = "50"
+#: The readings of the paper's undefined elapsed time → the point's field (hybrid.py's ELAPSED_READINGS).
+ELAPSED = {"with-storage": "critical_elapsed_ns", "memory-only": "critical_memory_ns"}
+DEFAULT_ELAPSED = "with-storage"
 #: A hit ratio counts as saturated from the smallest swept size within this many points of its sweep maximum.
 SATURATION_POINTS = 0.5
 
 NOTES: dict[str, str] = {
-    "abstract-elapsed-cut-vs-lru": "elapsed time = critical_elapsed_ns with storage I/O (not critical_memory_ns); 'on average' = mean of per-point cuts over 4 workloads x 6 memory sizes",
-    "abstract-elapsed-cut-vs-2qlru": "elapsed time = critical_elapsed_ns with storage I/O (not critical_memory_ns); 'on average' = mean of per-point cuts over 4 workloads x 6 memory sizes",
+    "abstract-elapsed-cut-vs-lru": "elapsed time = the run's elapsed reading (default with-storage); 'on average' = mean of per-point cuts over 4 workloads x 6 memory sizes",
+    "abstract-elapsed-cut-vs-2qlru": "elapsed time = the run's elapsed reading (default with-storage); 'on average' = mean of per-point cuts over 4 workloads x 6 memory sizes",
     "abstract-energy-cut-vs-lru": "'power consumption' = eq. 1 operational energy (eq1_j) at memory 50% (Fig. 7), mean of per-workload cuts over the 4 workloads",
     "abstract-energy-cut-vs-2qlru": "'power consumption' = eq. 1 operational energy (eq1_j) at memory 50% (Fig. 7), mean of per-workload cuts over the 4 workloads",
     "fig3a-hit-gain-critical-intensive": "gain = fg-aware minus the better of lru and 2q (hit_ratio), in points, mean over the 6 sizes (the reproduction's own reading)",
     "fig3b-critical-hit-gain-critical-intensive": "gain = fg-aware minus the better of lru and 2q (critical_hit_ratio), in points, mean over the 6 sizes",
     "fig3-hit-gain-falls-with-memory": "least-squares trend of the per-size gain (fg-aware minus better baseline, mean of hit_ratio and critical_hit_ratio gains) against memory %, as the fitted change from 10% to 90% in points; endpoints alone (90% minus 10%) would give the opposite sign",
-    "fig3c-elapsed-cut-critical-intensive-vs-lru": "'decreased by 60% point' read as a 60% cut; mean of per-size cuts of critical_elapsed_ns (with storage I/O)",
-    "fig3c-elapsed-cut-critical-intensive-vs-2qlru": "'decreased by 60% point' read as a 60% cut; mean of per-size cuts of critical_elapsed_ns (with storage I/O)",
+    "fig3c-elapsed-cut-critical-intensive-vs-lru": "'decreased by 60% point' read as a 60% cut; mean of per-size cuts of elapsed time (the run's reading)",
+    "fig3c-elapsed-cut-critical-intensive-vs-2qlru": "'decreased by 60% point' read as a 60% cut; mean of per-size cuts of elapsed time (the run's reading)",
     "fig4ab-hit-ratio-best-non-critical-intensive": "fg-aware must be >= the better of lru and 2q in both hit_ratio and critical_hit_ratio at every size; else our order at the first failing size",
-    "fig4c-elapsed-cut-least-non-critical-intensive": "per-workload cut = mean over sizes and over both baselines of the critical_elapsed_ns cut; the group ranks by its smallest member",
-    "fig4c-elapsed-fg-aware-best-every-size": "fg-aware's critical_elapsed_ns below both lru's and 2q's at every size",
+    "fig4c-elapsed-cut-least-non-critical-intensive": "per-workload cut = mean over sizes and over both baselines of the elapsed-time cut; the group ranks by its smallest member",
+    "fig4c-elapsed-fg-aware-best-every-size": "fg-aware's elapsed time below both lru's and 2q's at every size",
     "fig5ab-hit-ratio-best-every-size-balanced": "fg-aware must be >= the better of lru and 2q in both hit_ratio and critical_hit_ratio at every size; else our order at the first failing size",
     "fig5-saturation-fg-aware": "saturation = smallest swept size whose hit_ratio is within 0.5 points of the sweep's maximum (sweep 10,20,30,50,70,90: no 40/60)",
     "fig5-saturation-baselines": "saturation as for fg-aware (within 0.5 points of the sweep maximum), mean of lru's and 2q's points",
-    "fig5c-elapsed-cut-balanced-vs-lru": "mean of per-size cuts of critical_elapsed_ns (with storage I/O)",
-    "fig5c-elapsed-cut-balanced-vs-2qlru": "mean of per-size cuts of critical_elapsed_ns (with storage I/O)",
+    "fig5c-elapsed-cut-balanced-vs-lru": "mean of per-size cuts of elapsed time (the run's reading)",
+    "fig5c-elapsed-cut-balanced-vs-2qlru": "mean of per-size cuts of elapsed time (the run's reading)",
     "fig6ab-hit-ratio-best-stand-by": "checked at every size, both hit_ratio and critical_hit_ratio, against the better of lru and 2q",
-    "fig6c-elapsed-best-stand-by": "checked at every size (critical_elapsed_ns below both baselines)",
-    "fig6c-elapsed-cut-stand-by-vs-lru": "mean of per-size cuts of critical_elapsed_ns (with storage I/O)",
-    "fig6c-elapsed-cut-stand-by-vs-2qlru": "mean of per-size cuts of critical_elapsed_ns (with storage I/O)",
-    "sec42-elapsed-fg-aware-best-all-workloads": "per workload: mean over sizes of the critical_elapsed_ns cut vs each of lru and 2q must be > 0 (every single point would fail once: balanced 10% vs 2q)",
+    "fig6c-elapsed-best-stand-by": "checked at every size (elapsed time below both baselines)",
+    "fig6c-elapsed-cut-stand-by-vs-lru": "mean of per-size cuts of elapsed time (the run's reading)",
+    "fig6c-elapsed-cut-stand-by-vs-2qlru": "mean of per-size cuts of elapsed time (the run's reading)",
+    "sec42-elapsed-fg-aware-best-all-workloads": "per workload: mean over sizes of the elapsed-time cut vs each of lru and 2q must be > 0 (every single point would fail once: balanced 10% vs 2q)",
     "sec42-gain-rises-with-critical-requests": "least-squares slope of the per-workload cut (mean over sizes and both baselines) against the critical share of requests, in % per unit share; against the critical request count the sign flips",
-    "sec42-elapsed-cut-order-by-workload": "per-workload cut = mean over sizes and over both baselines of the critical_elapsed_ns cut",
+    "sec42-elapsed-cut-order-by-workload": "per-workload cut = mean over sizes and over both baselines of the elapsed-time cut",
     "fig7-energy-saving-rises-with-foreground-requests": "least-squares slope of the eq. 1 saving at 50% (mean of vs lru and vs 2q) against the number of critical requests, % per million; against total requests the sign flips",
     "sec43-static-power-reduced": "static_j of fg-aware (hybrid) vs lru DRAM-only of the same size, mean % change over all workloads and sizes",
 }
@@ -68,6 +72,7 @@ def _mean(v: list[float]) -> float:
 def measure(res: dict) -> dict[str, object]:
     out: dict[str, object] = {}
     W = {n: w for n, w in res.get("workloads", {}).items() if n in WORKLOADS and w.get("memory")}
+    elapsed = ELAPSED[res.get("settings", {}).get("elapsed", DEFAULT_ELAPSED)]
 
     def sizes(w: str) -> list[str]:
         return sorted(W[w]["memory"], key=lambda m: float(m))
@@ -75,7 +80,7 @@ def measure(res: dict) -> dict[str, object]:
     def pt(w: str, m: str, p: str) -> dict:
         return W[w]["memory"][m][p]
 
-    def cuts(w: str, base: str, key: str = "critical_elapsed_ns") -> list[float]:
+    def cuts(w: str, base: str, key: str = elapsed) -> list[float]:
         return [_cut(pt(w, m, FG)[key], pt(w, m, base)[key]) for m in sizes(w) if pt(w, m, base)[key]]
 
     def wl_cut(w: str, base: str) -> float:
@@ -116,8 +121,8 @@ def measure(res: dict) -> dict[str, object]:
 
     def elapsed_best_order(w: str) -> list[str]:
         for m in sizes(w):
-            f = pt(w, m, FG)["critical_elapsed_ns"]
-            if any(f >= pt(w, m, x)["critical_elapsed_ns"] for x in BASES):
+            f = pt(w, m, FG)[elapsed]
+            if any(f >= pt(w, m, x)[elapsed] for x in BASES):
                 return ["lru/2qlru", "fg-aware"]
         return ["fg-aware", "lru/2qlru"]
 
