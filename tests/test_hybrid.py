@@ -213,6 +213,29 @@ def test_reproduce_hybrid_numbers_are_the_simulators():
     assert "Energy by eq. 1 at memory 50%" in text
 
 
+def test_reproduce_hybrid_draws_each_workloads_figure_and_the_papers_cuts_beside_ours():
+    from mobmem.reproduce import hybrid as hyb
+
+    res = hyb.compute(_args("--scale", "0.005", "--memory", "20,30", "--workloads", "balanced,stand-by"))
+    figs = hyb.figures(res)
+    titles = [f.axes[0].get_title() for f, _ in figs]
+    assert titles[:2] == [
+        "Fig. 5c (balanced): critical elapsed time, with storage I/O",
+        "Fig. 6c (stand-by): critical elapsed time, with storage I/O",
+    ]
+    # The memory sweep as run (the energy point, 50%, is not part of it), one line per policy.
+    assert [list(line.get_xdata()) for line in figs[0][0].axes[0].lines] == [[20.0, 30.0]] * 4
+    # Ours beside the paper's stated cuts: balanced over 70%, stand-by over 85%.
+    bars = figs[2][0].axes[0]
+    assert [t.get_text() for t in bars.get_legend().get_texts()] == [
+        "ours vs lru",
+        "ours vs 2q",
+        "paper vs LRU and 2QLRU",
+    ]
+    assert sorted(round(p.get_height()) for p in bars.patches if p.get_height() in (70.0, 85.0)) == [70, 85]
+    assert "Fig. 7" in figs[3][0].axes[0].get_title()
+
+
 def test_reproduce_hybrid_cli_json():
     p = cli("reproduce", "hybrid", "--scale", "0.005", "--memory", "20", "--workloads", "balanced", "--json")
     res = json.loads(p.stdout)

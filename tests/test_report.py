@@ -110,6 +110,21 @@ def test_reproduction_report_in_a_headless_browser(tmp_path):
     cli("reproduce", "a2s", "--seeds", "1", "--launches", "64", "--reserved", "850", "--report", str(a2s))
     assert "Fig. 9 (Large)" in a2s.read_text()
     check(a2s, tmp_path / "a2s.png", figures=3)
+    hyb = tmp_path / "hybrid.html"
+    cli(
+        "reproduce",
+        "hybrid",
+        "--scale",
+        "0.005",
+        "--memory",
+        "20,30",
+        "--workloads",
+        "balanced",
+        "--report",
+        str(hyb),
+    )
+    assert "Fig. 5c (balanced)" in hyb.read_text()
+    check(hyb, tmp_path / "hybrid.png", figures=3)
 
 
 def test_a_report_that_cannot_be_written_is_an_error(tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 #: SPO-CLOCK Fig. 4's parts of I/O time, bottom to top.
@@ -153,7 +153,11 @@ def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str) -> Any:
     )
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    # Headroom above the tallest bar for the legend, in a row, so that it covers no bar.
+    lo, hi = ax.get_ylim()
+    if hi > 0:
+        ax.set_ylim(lo, hi + 0.3 * (hi - min(lo, 0.0)))
+    ax.legend(fontsize=8, loc="upper left", ncol=min(len(series), 3))
     fig.tight_layout()
     return fig
 
@@ -182,6 +186,24 @@ def lines(curves: dict[str, Sequence[float]], xlabel: str, ylabel: str, title: s
     fig, ax = plt.subplots(figsize=(7.2, 3.6))
     for name, ys in curves.items():
         ax.plot(range(1, len(ys) + 1), list(ys), label=name, linewidth=1.2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def xy(
+    curves: Mapping[str, tuple[Sequence[float], Sequence[float]]], xlabel: str, ylabel: str, title: str
+) -> Any:
+    """A line with markers per series over its own x values (a reproduction's sweep over memory
+    sizes); the markers keep series that coincide visible."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    marks = "osD^vP*X"
+    for i, (name, (x, y)) in enumerate(curves.items()):
+        ax.plot(list(x), list(y), marker=marks[i % len(marks)], markersize=4, linewidth=1.2, label=name)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

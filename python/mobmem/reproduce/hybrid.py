@@ -449,6 +449,75 @@ def _readings_line(res: dict[str, Any]) -> list[str]:
     ]
 
 
+#: The paper's figure of each workload, and its elapsed-time cut against LRU and 2QLRU (section 4.2;
+#: none for non-critical-intensive, which it says gains least).
+FIGURE = {"critical-intensive": 3, "non-critical-intensive": 4, "balanced": 5, "stand-by": 6}
+PAPER_WORKLOAD_CUT = {"critical-intensive": 60.0, "balanced": 70.0, "stand-by": 85.0}
+#: The rows the figures draw (the paper's three policies and CLOCK-DWF).
+FIGURE_ROWS = ("fg-aware", "lru", "2q", "clock-dwf")
+
+
+def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Figs. 3–6 (c) in their form (critical elapsed time over memory sizes, per workload), and the
+    paper's stated cuts beside ours (elapsed time by workload; Fig. 7's energy)."""
+    from ..report import plots
+
+    reading = res["settings"].get("elapsed", DEFAULT_ELAPSED)
+    key = ELAPSED[reading]
+    what = "with storage I/O" if reading == "with-storage" else "without storage I/O"
+    out: list[tuple[Any, str]] = []
+    cuts: dict[str, dict[str, float]] = {}
+    energy: dict[str, dict[str, float]] = {}
+    for w, d in res["workloads"].items():
+        mem = d.get("memory") or {}
+        sizes = sorted((m for m in mem if int(m) in int_list("--memory", res["settings"]["memory"])), key=int)
+        if not sizes:
+            continue
+        curves = {r: ([float(m) for m in sizes], [mem[m][r][key] / 1e6 for m in sizes]) for r in FIGURE_ROWS}
+        title = f"Fig. {FIGURE[w]}c ({w})" if w in FIGURE else w
+        out.append(
+            (
+                plots.xy(curves, "memory, % of footprint", "ms", f"{title}: critical elapsed time, {what}"),
+                "the paper's figure has no values in its text; its stated cut is in the next figure",
+            )
+        )
+        if w in FIGURE:
+            cuts[w] = {
+                f"ours vs {b}": 100
+                * sum(1 - mem[m]["fg-aware"][key] / mem[m][b][key] for m in sizes)
+                / len(sizes)
+                for b in ("lru", "2q")
+            }
+            if w in PAPER_WORKLOAD_CUT:
+                cuts[w]["paper vs LRU and 2QLRU"] = PAPER_WORKLOAD_CUT[w]
+            e = mem.get(str(ENERGY_MEMORY)) or mem.get(ENERGY_MEMORY)
+            if e:
+                energy[w] = {
+                    f"ours vs {b}": 100 * (1 - e["fg-aware"]["eq1_j"] / e[b]["eq1_j"]) for b in ("lru", "2q")
+                }
+                energy[w]["paper (average)"] = PAPER_ENERGY_CUT
+    if cuts:
+        out.append(
+            (
+                plots.bars(cuts, "% cut of critical elapsed time", f"fg-aware's cut by workload ({what})"),
+                "paper: 60% (critical-intensive), over 70% (balanced), over 85% (stand-by); non-critical-intensive"
+                " least, no number",
+            )
+        )
+    if energy:
+        out.append(
+            (
+                plots.bars(
+                    energy,
+                    "% cut of eq. 1 energy",
+                    f"Fig. 7: fg-aware's energy cut at memory {ENERGY_MEMORY}%",
+                ),
+                "paper: 67% on average",
+            )
+        )
+    return out
+
+
 def held_args(args: argparse.Namespace, res: dict[str, Any]) -> dict[str, Any]:
     """What the fidelity scoreboard's reruns hold: nothing is fitted."""
     return {}
