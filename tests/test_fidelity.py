@@ -221,7 +221,13 @@ def test_every_ledger_move_names_something_that_exists_and_a_wrong_one_is_refuse
 def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
     """The claim ids the cause modules list (the generated ones are checked on each reproduction's
     run, in ``judged_by_the_rule``)."""
-    from mobmem.reproduce.measures import a2s_causes, dr_swap_causes, emmc_swap_causes, hybrid_causes
+    from mobmem.reproduce.measures import (
+        a2s_causes,
+        dr_swap_causes,
+        emmc_swap_causes,
+        hybrid_causes,
+        spo_clock_causes,
+    )
 
     named = {
         "dr-swap": set(dr_swap_causes.NOT_RUN),
@@ -234,6 +240,7 @@ def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
         },
         "a2s": {*a2s_causes.NOT_RUN, *a2s_causes.FIG9, *a2s_causes.SWAP_IN_CUT},
         "hybrid": set(hybrid_causes.ELAPSED_CUTS),
+        "spo-clock": {*spo_clock_causes.VS_ARC, *spo_clock_causes.VS_CLOCK, *spo_clock_causes.NOT_RUN},
     }
     for paper, ids in named.items():
         claims = {c.id for c in fd.load(paper).claims}

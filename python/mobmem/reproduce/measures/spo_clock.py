@@ -2,7 +2,7 @@
 (`mobmem reproduce spo-clock --json`).
 
 Everything is taken from the default reading (the top-level `workloads`, i.e. `res["reading"]`,
-swap = optane-m10 "asymmetric") and from the synthetic apps only (workloads of kind "synthetic",
+swap = optane-m10-2x "paper-2x") and from the synthetic apps only (workloads of kind "synthetic",
 the Table 1 presets), which is what the paper's Fig. 4 shows. The captures and the corpus, and the
 other readings under `res["readings"]`, are not used.
 
@@ -26,7 +26,7 @@ SPO = "spo-clock"
 FIG4_POLICIES = ("spo-clock", "arc", "lru", "clock")
 
 NOTES: dict[str, str] = {
-    "vs-clock-average": "mean over the 25 synthetic points (5 apps x memory 5-25%) of 100*(SPO/CLOCK - 1) in compared I/O time; default (asymmetric) reading",
+    "vs-clock-average": "mean over the 25 synthetic points (5 apps x memory 5-25%) of 100*(SPO/CLOCK - 1) in compared I/O time; default reading",
     "vs-clock-max": "most negative 100*(SPO/CLOCK - 1) over the 25 synthetic points (the largest reduction), default reading",
     "vs-arc-average": "mean over the 25 synthetic points of 100*(SPO/ARC - 1), default reading",
     "vs-arc-max": "most negative 100*(SPO/ARC - 1) over the 25 synthetic points, default reading",
