@@ -186,12 +186,7 @@ def lines(curves: dict[str, Sequence[float]], xlabel: str, ylabel: str, title: s
     fig, ax = plt.subplots(figsize=(7.2, 3.6))
     for name, ys in curves.items():
         ax.plot(range(1, len(ys) + 1), list(ys), label=name, linewidth=1.2)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _labelled(fig, ax, xlabel, ylabel, title)
 
 
 def xy(
@@ -204,6 +199,11 @@ def xy(
     marks = "osD^vP*X"
     for i, (name, (x, y)) in enumerate(curves.items()):
         ax.plot(list(x), list(y), marker=marks[i % len(marks)], markersize=4, linewidth=1.2, label=name)
+    return _labelled(fig, ax, xlabel, ylabel, title)
+
+
+def _labelled(fig: Any, ax: Any, xlabel: str, ylabel: str, title: str) -> Any:
+    """Axis labels, title and legend of a line figure, laid out."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
