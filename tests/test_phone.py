@@ -280,6 +280,9 @@ def test_reproduce_emmc_swap():
         cpu = 4 * sum(g["cold_cpu_s"] for g in _catalog_games())
         assert f"{cpu:.1f} s of it is the cold-start CPU input" in line
     given = json.loads(cli("reproduce", "emmc-swap", "--value", "1", "--rounds", "1", "--json").stdout)
+    # No reload round: nothing of the paper's to compare, a clear error naming the flag.
+    bad = cli("reproduce", "emmc-swap", "--rounds", "0", ok=False)
+    assert bad.returncode != 0 and "--rounds: 0 reload rounds" in bad.stderr and "Traceback" not in bad.stderr
     assert given["fits"]["game-scale"]["how"] == "given with --value"
     assert given["readings"]["game-scale"]["cases"]["4"]["kills"] == 0  # Table V's games fit in 460 MB
     # The zram check run used the printed levels, halved.

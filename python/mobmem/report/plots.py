@@ -146,7 +146,11 @@ def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str) -> Any:
     width = 0.8 / max(len(series), 1)
     for j, s in enumerate(series):
         ax.bar(
-            [i + j * width for i in range(len(names))], [groups[g].get(s, 0.0) for g in names], width, label=s
+            # A series a group lacks draws no bar there (not a bar of 0).
+            [i + j * width for i in range(len(names))],
+            [groups[g].get(s, float("nan")) for g in names],
+            width,
+            label=s,
         )
     ax.set_xticks(
         [i + width * (len(series) - 1) / 2 for i in range(len(names))], names, rotation=20, ha="right"

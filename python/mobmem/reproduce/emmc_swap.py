@@ -317,6 +317,13 @@ def _resume_default() -> dict[str, float]:
 
 
 def compute(args: argparse.Namespace) -> dict[str, Any]:
+    from ..errors import ConfigError
+
+    if args.rounds < 1:
+        # Every figure of the paper compares reloads with first loads: with no reload there is none.
+        raise ConfigError(
+            f"--rounds: {args.rounds} reload rounds; the paper's figures need at least 1", "rounds"
+        )
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         fits: dict[str, Any] = {}

@@ -96,8 +96,8 @@ def causes(res: dict[str, Any]) -> dict[str, str]:
         out["sec5d-dr-reduction-range-high"] = (
             f"the highest is {c}'s at {mb} MB, {red:.1f}%: its {x['swap_ins_dr_off']:,} swap-ins (DR off) come"
             f" from {x['system_swap_faults_dr_off']:,} swap faults of the assumed system processes and"
-            f" {x['app_swap_faults_dr_off']:,} of its apps, so Direct Read's cut there is set by the system"
-            " processes' assumed write share, not by the category"
+            f" {x['app_swap_faults_dr_off']:,} of its apps, so Direct Read's cut there is the system"
+            " processes' (their write share is assumed), not the category's"
             if x["app_swap_faults_dr_off"] < x["system_swap_faults_dr_off"]
             else f"the highest is {c}'s at {mb} MB, {red:.1f}% ({x['swap_ins_dr_off']:,} swap-ins, DR off;"
             f" {x['app_swap_faults_dr_off']:,} swap faults of its apps): the assumed write shares set it"
