@@ -227,6 +227,14 @@ def test_causes_beside_the_claims_are_the_runs():
     fewer = sum(1 for p in pts if p["arc"]["faults"] < p["spo-clock"]["faults"])
     assert f"at {fewer} of {len(pts)} points" in why["vs-arc-average"]
     assert "paper-2x" in why["vs-clock-max"] and "asymmetric" in why["vs-clock-max"]
+    # Pages written per page read back, from the parts and the costs, is CLOCK's own count of them.
+    t = mobmem.Trace.generate("farmstory", accesses=60_000, seed=1)
+    cfg = dict(memory="5%", swap=res["swap"], storage="ufs31", swap_size="100%")
+    m = mobmem.simulate(t, policy="clock", **cfg).meters
+    farm = res["workloads"]["farmstory"]["memory"]["5"]["policies"]["clock"]["parts"]
+    assert (farm["swap_write_ns"] / c["write_ns"]) / (farm["swap_read_ns"] / c["read_ns"]) == pytest.approx(
+        m["swap_outs"] / m["swap_ins"]
+    )
 
 
 @pytest.mark.skipif(not (SHARED / "pagetraces").is_dir(), reason="shared/data not present")
