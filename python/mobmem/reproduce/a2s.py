@@ -161,6 +161,13 @@ def _point(rs: list[Any]) -> dict[str, Any]:
         lt = r.meters.swap_lifetimes
         return 100.0 * (1 - lt["died"] / lt["written"]) if lt["written"] else 0.0
 
+    def at_cpu(x: dict[str, Any]) -> bool:
+        """A resume that waited for nothing: its time is its CPU time alone."""
+        return not x["cold"] and x["latency_ms"] == x["cpu_ms"]
+
+    def launches_pct(r: Any, pred: Any) -> float:
+        return 100.0 * sum(1 for x in r.launches if pred(x)) / max(1, len(r.launches))
+
     keys_ux = rs[0].meters.ux.keys()
     keys_cdf = cdf(rs[0]).keys()
     return {
@@ -197,35 +204,19 @@ def _point(rs: list[Any]) -> dict[str, Any]:
         "resumes_cpu_only_pct": per(
             lambda r: (
                 100.0
-                * sum(1 for x in r.launches if not x["cold"] and x["latency_ms"] == x["cpu_ms"])
+                * sum(1 for x in r.launches if at_cpu(x))
                 / max(1, sum(1 for x in r.launches if not x["cold"]))
             )
         ),
         # The same resumes by delay class, as shares of all launches: how much of each class of
         # Fig. 9 is the assumed resume CPU time alone.
         "ux_cpu_only_pct": {
-            k: per(
-                lambda r, k=k: (
-                    100.0
-                    * sum(
-                        1
-                        for x in r.launches
-                        if not x["cold"] and x["latency_ms"] == x["cpu_ms"] and x["ux_class"] == k
-                    )
-                    / max(1, len(r.launches))
-                )
-            )
+            k: per(lambda r, k=k: launches_pct(r, lambda x: at_cpu(x) and x["ux_class"] == k))
             for k in keys_ux
         },
         # Resumes by delay class, as shares of all launches (the rest of each class is cold starts).
         "ux_resumes_pct": {
-            k: per(
-                lambda r, k=k: (
-                    100.0
-                    * sum(1 for x in r.launches if not x["cold"] and x["ux_class"] == k)
-                    / max(1, len(r.launches))
-                )
-            )
+            k: per(lambda r, k=k: launches_pct(r, lambda x: not x["cold"] and x["ux_class"] == k))
             for k in keys_ux
         },
         # The launches' CPU time (the catalog's assumed cold-start and resume CPU), mean per launch.

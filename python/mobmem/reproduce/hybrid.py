@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import InvariantError
 from .args import int_list
-from .measures.hybrid import DEFAULT_ELAPSED, ELAPSED
+from .measures.hybrid import DEFAULT_ELAPSED, ELAPSED, mean_cut
 
 WORKLOADS = ("critical-intensive", "non-critical-intensive", "balanced", "stand-by")
 #: Abstract and section 4: critical elapsed time and energy reductions, average, in %.
@@ -426,16 +426,13 @@ def report(res: dict[str, Any]) -> str:
 
 def _readings_line(res: dict[str, Any]) -> list[str]:
     """Which reading of the elapsed time the paper's numbers support, from its Fig. 3 and this run."""
-    ci = res["workloads"].get("critical-intensive")
-    if not ci or "memory" not in ci:
+    from .measures.hybrid_causes import workload_rows
+
+    ci = next((r for r in workload_rows(res) if r[0] == "critical-intensive"), None)
+    if ci is None:
         return []
-    pts = list(ci["memory"].values())
-    h_lru = sum(p["lru"]["critical_hit_ratio"] for p in pts) / len(pts)
-    gain = sum(p["fg-aware"]["critical_hit_ratio"] - p["lru"]["critical_hit_ratio"] for p in pts) / len(pts)
+    _, h_lru, gain, misses, cut, _ = ci
     need = 1 - PAPER_HIT_GAIN_CRITICAL_INTENSIVE / 100 / (PAPER_FIG3C_CUT / 100)
-    cut = sum(1 - p["fg-aware"]["critical_elapsed_ns"] / p["lru"]["critical_elapsed_ns"] for p in pts) / len(
-        pts
-    )
     return [
         "- Which elapsed time (the paper does not define it; per critical request gives the same cuts as"
         " with storage, since a workload's requests are the same under every policy): section 4.2 explains"
@@ -443,9 +440,8 @@ def _readings_line(res: dict[str, Any]) -> list[str]:
         f" (the default). Under it the time follows the misses, so Fig. 3's {PAPER_FIG3C_CUT:.0f}% cut with"
         f" {PAPER_HIT_GAIN_CRITICAL_INTENSIVE:.0f} points more hits needs LRU's critical hit ratio at about"
         f" {need:.2f}; here it is {h_lru:.3f} on critical-intensive and fg-aware adds {100 * gain:+.1f} points,"
-        f" so the misses alone would cut the time by about {100 * gain / (1 - h_lru):.0f}% (the run:"
-        f" {100 * cut:.1f}%). Without storage I/O (`--elapsed"
-        " memory-only`) the cut is where the critical pages sit (DRAM or PCM), not how many miss.",
+        f" which remove {100 * misses:.1f}% of the misses (the time cut: {100 * cut:.1f}%). Without storage I/O"
+        " (`--elapsed memory-only`) the cut is where the critical pages sit (DRAM or PCM), not how many miss.",
     ]
 
 
@@ -484,10 +480,9 @@ def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
         )
         if w in FIGURE:
             cuts[w] = {
-                f"ours vs {b}": 100
-                * sum(1 - mem[m]["fg-aware"][key] / mem[m][b][key] for m in sizes)
-                / len(sizes)
+                f"ours vs {b}": c
                 for b in ("lru", "2q")
+                if (c := mean_cut(list(mem.values()), key, b)) is not None
             }
             if w in PAPER_WORKLOAD_CUT:
                 cuts[w]["paper vs LRU and 2QLRU"] = PAPER_WORKLOAD_CUT[w]

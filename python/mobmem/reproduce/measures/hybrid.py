@@ -13,12 +13,14 @@ Conventions:
 
 from __future__ import annotations
 
+from typing import Any
+
 WORKLOADS = ("critical-intensive", "non-critical-intensive", "balanced", "stand-by")
 BASES = ("lru", "2q")
 FG = "fg-aware"
 #: Memory size (% of footprint) of the run's eq. 1 energy table (Fig. 7's setting, as run).
 ENERGY_MEMORY = "50"
-#: The readings of the paper's undefined elapsed time → the point's field (hybrid.py's ELAPSED_READINGS).
+#: The readings of the paper's undefined elapsed time → the point's field (hybrid.py's --elapsed).
 ELAPSED = {"with-storage": "critical_elapsed_ns", "memory-only": "critical_memory_ns"}
 DEFAULT_ELAPSED = "with-storage"
 #: A hit ratio counts as saturated from the smallest swept size within this many points of its sweep maximum.
@@ -58,6 +60,18 @@ def _cut(fg: float, base: float) -> float:
     return 100.0 * (1.0 - fg / base)
 
 
+def _cuts(points: list[dict[str, Any]], key: str, base: str) -> list[float]:
+    """fg-aware's cut (%) of ``key`` against ``base`` at each point (one per memory size); points
+    where the baseline spent nothing are left out."""
+    return [_cut(p[FG][key], p[base][key]) for p in points if p[base][key]]
+
+
+def mean_cut(points: list[dict[str, Any]], key: str, base: str) -> float | None:
+    """The mean of :func:`_cuts`, as the claims average a workload (None when no point counts)."""
+    v = _cuts(points, key, base)
+    return sum(v) / len(v) if v else None
+
+
 def _slope(xs: list[float], ys: list[float]) -> float:
     mx = sum(xs) / len(xs)
     my = sum(ys) / len(ys)
@@ -81,7 +95,7 @@ def measure(res: dict) -> dict[str, object]:
         return W[w]["memory"][m][p]
 
     def cuts(w: str, base: str, key: str = elapsed) -> list[float]:
-        return [_cut(pt(w, m, FG)[key], pt(w, m, base)[key]) for m in sizes(w) if pt(w, m, base)[key]]
+        return _cuts([W[w]["memory"][m] for m in sizes(w)], key, base)
 
     def wl_cut(w: str, base: str) -> float:
         return _mean(cuts(w, base))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hybrid import DEFAULT_ELAPSED, FG, WORKLOADS
+from .hybrid import DEFAULT_ELAPSED, FG, WORKLOADS, mean_cut
 
 #: The claims of fg-aware's elapsed-time cut against LRU (their numbers are against lru), and the
 #: workloads ranked by the cut (against both baselines: the cause says whether 2Q's cuts rank alike).
@@ -27,18 +27,19 @@ def _mean(v: list[float]) -> float:
     return sum(v) / len(v)
 
 
-def causes(res: dict[str, Any]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    if res.get("settings", {}).get("elapsed", DEFAULT_ELAPSED) != "with-storage":
-        return out
+def workload_rows(res: dict[str, Any]) -> list[tuple[str, float, float, float, float, float]]:
+    """Per workload, means over its sizes against lru: LRU's critical hit ratio, fg-aware's gain in it,
+    the share of LRU's critical misses that gain removes, the cut of critical elapsed time with storage
+    I/O, and storage's share of LRU's critical elapsed time (all as fractions)."""
     rows = []
-    cut2q: dict[str, float] = {}
     for w in WORKLOADS:
-        pts = list(res.get("workloads", {}).get(w, {}).get("memory", {}).values())
         pts = [
-            p for p in pts if p["lru"]["critical_hit_ratio"] is not None and p["lru"]["critical_elapsed_ns"]
+            p
+            for p in res.get("workloads", {}).get(w, {}).get("memory", {}).values()
+            if p["lru"]["critical_hit_ratio"] is not None and p["lru"]["critical_elapsed_ns"]
         ]
-        if not pts:
+        cut = mean_cut(pts, "critical_elapsed_ns", "lru")
+        if cut is None:
             continue
         h = _mean([p["lru"]["critical_hit_ratio"] for p in pts])
         gain = _mean([p[FG]["critical_hit_ratio"] - p["lru"]["critical_hit_ratio"] for p in pts])
@@ -51,13 +52,24 @@ def causes(res: dict[str, Any]) -> dict[str, str]:
             ]
             or [0.0]
         )
-        cut = _mean([1 - p[FG]["critical_elapsed_ns"] / p["lru"]["critical_elapsed_ns"] for p in pts])
         io = _mean([1 - p["lru"]["critical_memory_ns"] / p["lru"]["critical_elapsed_ns"] for p in pts])
-        rows.append((w, h, gain, misses, cut, io))
-        if all(p["2q"]["critical_elapsed_ns"] for p in pts):
-            cut2q[w] = _mean([1 - p[FG]["critical_elapsed_ns"] / p["2q"]["critical_elapsed_ns"] for p in pts])
+        rows.append((w, h, gain, misses, cut / 100, io))
+    return rows
+
+
+def causes(res: dict[str, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if res.get("settings", {}).get("elapsed", DEFAULT_ELAPSED) != "with-storage":
+        return out
+    rows = workload_rows(res)
     if len(rows) < 2:
         return out
+    cut2q = {
+        w: c
+        for w, *_ in rows
+        if (c := mean_cut(list(res["workloads"][w]["memory"].values()), "critical_elapsed_ns", "2q"))
+        is not None
+    }
     by_misses = [r[0] for r in sorted(rows, key=lambda r: r[3])]
     by_cut = [r[0] for r in sorted(rows, key=lambda r: r[4])]
     by_2q = sorted((w for w, *_ in rows), key=lambda w: cut2q.get(w, 0.0))
