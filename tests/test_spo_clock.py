@@ -254,7 +254,9 @@ def test_real_captures_are_run_and_reported_apart(tmp_path):
     d = tmp_path / "caps"
     d.mkdir()
     (d / "sqlite.txt.zst").write_bytes((DATA / "sqlite_60k.txt.zst").read_bytes())
-    args = _args(apps="", memory="10", policies="spo-clock,spo-clock@alg1,clock", readings="asymmetric")
+    args = _args(
+        apps="", memory="10", policies="spo-clock,spo-clock@alg1,spo-clock@density,clock", readings="asymmetric"
+    )
     args.captures = str(d)
     res = spo_clock.compute(args)
     assert res["workloads"]["sqlite"]["kind"] == "capture"
@@ -264,7 +266,12 @@ def test_real_captures_are_run_and_reported_apart(tmp_path):
     alg1 = mobmem.simulate(t, policy="spo-clock", params={"donor": "hits", "shadow_lookup": "target"}, **cfg)
     assert got["spo-clock@alg1"]["faults"] == alg1.faults
     assert "alg1_vs_clock" in res["summary"]["capture"]
-    assert "real captures" in spo_clock.report(res)
+    density = mobmem.simulate(t, policy="spo-clock", params={"donor": "density"}, **cfg)
+    assert got["spo-clock@density"]["faults"] == density.faults
+    assert res["summary"]["capture"]["density_vs_clock"]["points"] == 1
+    text = spo_clock.report(res)
+    assert "real captures" in text
+    assert f"costs {got['spo-clock@density']['rel']:.2f}× CLOCK at its worst point" in text
     args.spo_param = ["margin=0.5"]
     wide = mobmem.simulate(t, policy="spo-clock", params={"margin": 0.5}, **cfg)
     assert (

@@ -75,6 +75,11 @@ pub enum Donor {
     /// Least decayed shadow hits per shadow slot × cost. A shrinking region's shadow grows, so its
     /// worth per slot falls as it shrinks: small regions collapse (kept to show it).
     Value,
+    /// Least decayed shadow hits per real frame × cost, the grower included: the region whose
+    /// shadow is hit least for its size is the one furthest over its appropriate size, and when
+    /// that is the grower itself nothing moves. A shrinking region's hits per frame rise, so it
+    /// stops donating. No parameter of its own.
+    Density,
     /// The largest other region.
     Largest,
     /// The region whose misses cost least (static; ties to the larger).
@@ -289,6 +294,7 @@ impl SpoClock {
     fn worth(&self, r: usize) -> f64 {
         match self.donor {
             Donor::Value => self.recent[r] / self.shadow_cap(r).max(1) as f64 * self.cost[r],
+            Donor::Density => self.recent[r] / self.size[r].max(1) as f64 * self.cost[r],
             _ => self.recent[r] * self.cost[r],
         }
     }
@@ -296,7 +302,7 @@ impl SpoClock {
     fn pick_donor(&mut self, grower: usize) -> Option<usize> {
         let cands = (0..4).filter(|&r| r != grower && self.used[r] && self.size[r] > 0);
         match self.donor {
-            Donor::Margin | Donor::Hits | Donor::Value => {
+            Donor::Margin | Donor::Hits | Donor::Value | Donor::Density => {
                 // Least worth; ties to the cheaper region, then the larger, then the first.
                 let mut best: Option<(usize, f64)> = None;
                 for r in cands {
@@ -312,8 +318,8 @@ impl SpoClock {
                     }
                 }
                 let (d, w) = best?;
-                // The margin rule moves a page only towards a region worth more at the margin.
-                (self.donor != Donor::Margin || w < self.worth(grower)).then_some(d)
+                // The margin and density rules move a page only towards a region worth more.
+                (!matches!(self.donor, Donor::Margin | Donor::Density) || w < self.worth(grower)).then_some(d)
             }
             Donor::Largest => cands.max_by_key(|&r| (self.size[r], std::cmp::Reverse(r))),
             Donor::Cheapest => cands.min_by(|&a, &b| {

@@ -167,6 +167,39 @@ fn the_margin_donor_gives_frames_only_to_a_region_worth_more() {
 }
 
 #[test]
+fn the_per_frame_donor_is_the_region_worth_least_per_frame_the_grower_included() {
+    let t = super::super::testutil::trace_of(&[0]);
+    let setup = PolicySetup::new(8, t.space(), IoCosts::default());
+    let mut p = SpoClock::new(&setup, Params { donor: Donor::Density, ..params() }).unwrap();
+    // Unit costs: RF 1, WF 2 (read + write), RA 1, WA 2. WF has no frames, so it cannot give.
+    p.size = [4, 0, 2, 2];
+    p.recent = [4.0, 0.0, 3.0, 0.25];
+    // Hits per frame × cost: RF 1, RA 1.5, WA 0.25.
+    assert_eq!(p.pick_donor(RF), Some(WA));
+    assert_eq!(p.pick_donor(RA), Some(WA));
+    // The grower is worth least itself: nothing moves.
+    assert_eq!(p.pick_donor(WA), None);
+    // Counting all hits (RF 4, RA 3, WA 2 × 2 = 4), RA gives to RF; per frame (RF 1, RA 1.5, WA
+    // 2) RF is worth least itself and takes nothing, and WA takes from RF.
+    p.donor = Donor::Hits;
+    p.recent = [4.0, 0.0, 3.0, 2.0];
+    assert_eq!(p.pick_donor(RF), Some(RA));
+    p.donor = Donor::Density;
+    assert_eq!(p.pick_donor(RF), None);
+    assert_eq!(p.pick_donor(WA), Some(RF));
+    // A region that shrinks is worth more per frame, so it stops giving. RA 4 hits on 4 frames
+    // (1 per frame) gives to WA (5 hits on 4 frames × 2 = 2.5); on 1 frame (4 per frame) it does
+    // not (WA on 7: 1.43). Per shadow slot it would give again (4 / 7 slots against 5 / 1 × 2).
+    p.recent = [0.0, 0.0, 4.0, 5.0];
+    p.size = [0, 0, 4, 4];
+    assert_eq!(p.pick_donor(WA), Some(RA));
+    p.size = [0, 0, 1, 7];
+    assert_eq!(p.pick_donor(WA), None);
+    p.donor = Donor::Value;
+    assert_eq!(p.pick_donor(WA), Some(RA));
+}
+
+#[test]
 fn bad_params_are_errors() {
     let t = super::super::testutil::trace_of(&[0]);
     let setup = PolicySetup::new(4, t.space(), IoCosts::default());
@@ -216,10 +249,12 @@ proptest! {
 
     #[test]
     fn invariants_hold(
-        acc in accesses(), frames in 1usize..24, donor in 0usize..6, wt in 1u32..4, both in any::<bool>(),
+        acc in accesses(), frames in 1usize..24, donor in 0usize..7, wt in 1u32..4, both in any::<bool>(),
         margin in 0.01f64..1.0,
     ) {
-        let donor = [Donor::Margin, Donor::Hits, Donor::Value, Donor::Largest, Donor::Cheapest, Donor::RoundRobin][donor];
+        let donor =
+            [Donor::Margin, Donor::Hits, Donor::Value, Donor::Density, Donor::Largest, Donor::Cheapest, Donor::RoundRobin]
+                [donor];
         let shadow_lookup = if both { ShadowLookup::Both } else { ShadowLookup::Target };
         let p = Params { donor, write_threshold: wt, shadow_lookup, margin, ..params() };
         let mut s = sim::<SpoClock>(40, frames, p);
