@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import mobmem
+
 from conftest import DATA, ROOT, cli, write
 
 
@@ -75,6 +77,37 @@ def test_stats_convert_gen(tmp_path):
     assert "synthetic trace (farmstory" in p.stdout
     s3 = json.loads(cli("stats", str(g), "--json").stdout)
     assert s3["accesses"] == 50_000 and abs(s3["read_write_ratio"] - 6.03) < 0.3
+
+
+def test_stats_locality_measures_what_the_generator_was_given(tmp_path):
+    """`stats --locality` reports the code and written shares a generated trace was made with, and
+    a narrower hot window as more concentrated data accesses; JSON and table say the same."""
+    shares = {}
+    for hot in ("0.02", "0.2"):
+        g = tmp_path / f"g{hot}.mobt"
+        cli(
+            "gen",
+            "--footprint",
+            "2000",
+            "-n",
+            "300k",
+            "--set",
+            "code_share=0.3",
+            "--set",
+            "anon_share=0.4",
+            "--set",
+            f"hot_share={hot}",
+            "-o",
+            str(g),
+        )
+        loc = json.loads(cli("stats", str(g), "--locality", "--json").stdout)["locality"]
+        assert abs(loc["code_share"] - 0.3) < 0.02 and abs(loc["written_share"] - 0.4) < 0.03, loc
+        assert loc == mobmem.Trace.open(g).locality()
+        shares[hot] = loc["hot_pages_85"]
+    assert shares["0.02"] < shares["0.2"]
+    table = cli("stats", str(g), "--locality").stdout
+    assert f"{loc['sequential_share']:.3f}" in table and "data pages taking 85% of data accesses" in table
+    assert "locality" not in json.loads(cli("stats", str(g), "--json").stdout)
 
 
 def test_bad_input_exits_4_naming_file_line_and_value(tmp_path):

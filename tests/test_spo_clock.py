@@ -255,7 +255,10 @@ def test_real_captures_are_run_and_reported_apart(tmp_path):
     d.mkdir()
     (d / "sqlite.txt.zst").write_bytes((DATA / "sqlite_60k.txt.zst").read_bytes())
     args = _args(
-        apps="", memory="10", policies="spo-clock,spo-clock@alg1,spo-clock@density,clock", readings="asymmetric"
+        apps="",
+        memory="10",
+        policies="spo-clock,spo-clock@alg1,spo-clock@density,clock",
+        readings="asymmetric",
     )
     args.captures = str(d)
     res = spo_clock.compute(args)

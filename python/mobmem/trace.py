@@ -204,6 +204,13 @@ class Trace:
         footprint, per-pid counts and skipped lines."""
         return json.loads(self._t.stats_json(_args.whole("page_size", page_size, 1)))
 
+    def locality(self) -> dict[str, Any]:
+        """Locality in the app generator's terms: code pages and their share of the pages touched,
+        written data pages and their share of the data pages, the share of the data pages (most
+        accessed first) that takes 50 / 85 / 95% of the data accesses over the whole trace, and the
+        share of moves to another page that continue a recent page (its number − 1)."""
+        return json.loads(self._t.locality_json())
+
     def head(self, n: int = 10, start: int = 0) -> list[tuple[int, str]]:
         """The first ``n`` accesses from ``start`` as (page number, op) pairs."""
         return self._t.head(_args.whole("start", start), _args.whole("n", n))

@@ -101,7 +101,10 @@ fn on_the_real_captures_algorithm_1_with_the_per_frame_donor_starves_no_region()
             }
         }
     }
-    assert!(literal_worst > NO_STARVING, "Algorithm 1 read literally stays within {NO_STARVING}× ({literal_worst:.3}×)");
+    assert!(
+        literal_worst > NO_STARVING,
+        "Algorithm 1 read literally stays within {NO_STARVING}× ({literal_worst:.3}×)"
+    );
 }
 
 #[test]

@@ -43,6 +43,12 @@ impl Trace {
         let s = detach(py, move || Ok(t.stats(page_size)))?;
         serde_json::to_string(&s).map_err(|e| json_err(py, e))
     }
+    /// Locality (code and written shares, concentration, sequential share) as JSON.
+    fn locality_json(&self, py: Python<'_>) -> PyResult<String> {
+        let t = self.inner.clone();
+        let l = detach(py, move || Ok(mobmem_core::trace::locality(&t)))?;
+        serde_json::to_string(&l).map_err(|e| json_err(py, e))
+    }
     /// Writes the trace in a format with a writer; compression from the name (.gz, .zst).
     fn save(&self, py: Python<'_>, path: PathBuf, format: &str) -> PyResult<()> {
         let t = self.inner.clone();

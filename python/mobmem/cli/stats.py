@@ -1,4 +1,5 @@
-"""`mobmem stats`: a trace's accesses, I/R/W, read:write, footprint and per-pid counts."""
+"""`mobmem stats`: a trace's accesses, I/R/W, read:write, footprint and per-pid counts, and with
+`--locality` its locality in the app generator's terms."""
 
 from __future__ import annotations
 
@@ -47,13 +48,34 @@ def _print_stats(s: dict[str, Any], out) -> None:
         print(f"first skipped line: {sk['first_bad_line']}", file=out)
 
 
+def _print_locality(loc: dict[str, Any], out) -> None:
+    from ..table import num, render
+
+    rows = [
+        ("code pages (fetched as instructions)", num(loc["code_pages"])),
+        ("data pages", num(loc["data_pages"])),
+        ("written data pages", num(loc["written_pages"])),
+        ("code share of the pages", f"{loc['code_share']:.3f}"),
+        ("written share of the data pages", f"{loc['written_share']:.3f}"),
+        *((f"data pages taking {q}% of data accesses", f"{loc[f'hot_pages_{q}']:.3f}") for q in (50, 85, 95)),
+        ("sequential share of the moves", f"{loc['sequential_share']:.3f}"),
+    ]
+    print(render(("locality", "value"), rows), file=out)
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
-    s = open_trace(args).stats(args.page_size)
+    t = open_trace(args)
+    s = t.stats(args.page_size)
+    if args.locality:
+        s["locality"] = t.locality()
     if args.json:
         json.dump(s, sys.stdout, indent=2)
         print()
     else:
         _print_stats(s, sys.stdout)
+        if args.locality:
+            print(file=sys.stdout)
+            _print_locality(s["locality"], sys.stdout)
     return 0
 
 
@@ -61,5 +83,11 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("stats", help="accesses, I/R/W, read:write, footprint, per-pid counts")
     add_trace_args(p, positional=True)
     p.add_argument("--page-size", type=int, default=4096, help="page size in bytes (for the footprint)")
+    p.add_argument(
+        "--locality",
+        action="store_true",
+        help="also the locality in the app generator's terms (code and written shares, the data pages"
+        " taking 50/85/95%% of the data accesses, the sequential share)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_stats)

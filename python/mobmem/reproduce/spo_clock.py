@@ -33,7 +33,17 @@ PAPER_APPS = ("angrybirds", "youtube", "chrome", "facebook", "farmstory")
 #: Section 3: SPO-CLOCK's I/O-time improvement, average and maximum, in %.
 PAPER_VS_CLOCK = (15.0, 35.1)
 PAPER_VS_ARC = (12.0, 35.2)
-POLICIES = ("spo-clock", "spo-clock@alg1", "spo-clock@density", "arc", "lru", "clock", "linux-2q", "mglru", "opt")
+POLICIES = (
+    "spo-clock",
+    "spo-clock@alg1",
+    "spo-clock@density",
+    "arc",
+    "lru",
+    "clock",
+    "linux-2q",
+    "mglru",
+    "opt",
+)
 #: Rows that run a registered policy under other parameters: name → (policy, params).
 #: `spo-clock@alg1` is the region adaptation of Algorithm 1 read literally: a fault looks up only
 #: its target region's shadow, and the donor is the region with the fewest decayed shadow hits ×

@@ -8,6 +8,7 @@ pub mod formats;
 pub mod gen;
 pub mod hybrid_gen;
 mod input;
+mod locality;
 mod pagemap;
 pub mod procs;
 pub mod round_robin;
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 pub use builder::{Drain, ReadOptions, Record, TraceBuilder};
 pub use input::{open_input, open_input_with, write_atomically, Compression, LineReader};
+pub use locality::{locality, Locality};
 pub use procs::{is_critical, AdjChange, ProcTable};
 pub use words::Words;
 
