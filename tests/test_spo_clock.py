@@ -9,9 +9,11 @@ import pytest
 
 import mobmem
 from mobmem.cli import build_parser
-from mobmem.reproduce import spo_clock
+from mobmem.reproduce import spo_clock, spo_locality
 
-from conftest import DATA, SHARED, cli, write
+from conftest import DATA, ROOT, SHARED, cli, write
+
+CORPUS = ROOT / "tests" / "data" / "corpus"
 
 
 def test_new_policies_are_registered():
@@ -77,11 +79,14 @@ def test_reproduction_numbers_are_the_simulators():
     res = spo_clock.compute(args)
     assert set(res["workloads"]) == {"farmstory", "sqlite_60k.txt.zst"}
     w = res["workloads"]["farmstory"]
-    assert w["kind"] == "synthetic" and w["accesses"] == len(
-        mobmem.Trace.generate("farmstory", accesses=150_000)
-    )
+    # The default locality: farmstory's, a game's, is the game-loop capture's.
+    assert res["locality"]["reading"] == "stand-ins"
+    game = mobmem.Trace.open(CORPUS / "game-loop.txt.zst").locality()
+    gen = res["locality"]["apps"]["farmstory"]
+    assert gen == {**spo_locality.stand_in_params(game), "seed": 1, "accesses": 150_000}
+    assert w["kind"] == "synthetic" and w["accesses"] == len(mobmem.Trace.generate("farmstory", **gen))
     # Recompute one point independently.
-    t = mobmem.Trace.generate("farmstory", accesses=150_000, seed=1)
+    t = mobmem.Trace.generate("farmstory", **gen)
     cfg = dict(memory="5%", swap=spo_clock.READINGS["paper-2x"]["swap"], storage="ufs31", swap_size="100%")
     spo = mobmem.simulate(t, policy="spo-clock", **cfg)
     clock = mobmem.simulate(t, policy="clock", **cfg)
@@ -228,7 +233,7 @@ def test_causes_beside_the_claims_are_the_runs():
     assert f"at {fewer} of {len(pts)} points" in why["vs-arc-average"]
     assert "paper-2x" in why["vs-clock-max"] and "asymmetric" in why["vs-clock-max"]
     # Pages written per page read back, from the parts and the costs, is CLOCK's own count of them.
-    t = mobmem.Trace.generate("farmstory", accesses=60_000, seed=1)
+    t = mobmem.Trace.generate("farmstory", **res["locality"]["apps"]["farmstory"])
     cfg = dict(memory="5%", swap=res["swap"], storage="ufs31", swap_size="100%")
     m = mobmem.simulate(t, policy="clock", **cfg).meters
     farm = res["workloads"]["farmstory"]["memory"]["5"]["policies"]["clock"]["parts"]
@@ -246,6 +251,48 @@ def test_real_lackey_traces_run_under_every_policy():
     faults = {p: r.faults for p, r in zip(spo_clock.POLICIES, runs, strict=True)}
     assert all(faults["opt"] <= f for f in faults.values())
     assert len(set(faults.values())) > 1
+
+
+def test_each_app_takes_its_stand_ins_locality_and_the_assumed_reading_one_model(tmp_path):
+    """Under stand-ins a preset at its Table 1 length shows its stand-in's code and written
+    shares and about its concentration (the share of data pages taking 85% of data accesses); under
+    assumed every app is the generator's default; a missing stand-in is a clear error."""
+    for app, stand_in in spo_locality.STAND_INS.items():
+        want = mobmem.Trace.open(CORPUS / f"{stand_in}.txt.zst").locality()
+        got = mobmem.Trace.generate(app, **spo_locality.stand_in_params(want)).locality()
+        assert abs(got["code_share"] - want["code_share"]) < 0.01, app
+        assert abs(got["written_share"] - want["written_share"]) < 0.01, app
+        assert 0.67 < got["hot_pages_85"] / want["hot_pages_85"] < 1.5, (app, got, want)
+    res = spo_clock.compute(_args(apps="chrome", accesses=20_000, memory="10", locality="assumed"))
+    assert res["locality"] == {"reading": "assumed", "apps": {"chrome": {"seed": 1, "accesses": 20_000}}}
+    assert "one assumed model for all five" in spo_clock.report(res)
+    args = _args(apps="chrome", accesses=20_000, memory="10")
+    args.corpus = str(tmp_path)
+    with pytest.raises(mobmem.ConfigError, match=r"page-render\.txt\.zst: no such capture"):
+        spo_clock.compute(args)
+    with pytest.raises(mobmem.ConfigError, match="no stand-in for app 'sqlite'"):
+        spo_locality.stand_in("sqlite", args)
+
+
+def test_the_ledger_holds_what_the_stand_ins_measure():
+    """The spo-clock ledger's per-app locality is the stand-ins' measurement, to its printed digits."""
+    from mobmem.reproduce import fidelity as fd
+
+    ledger = {i.name: i for i in fd.load("spo-clock").inputs}
+    assert ledger["gen-locality"].value == spo_locality.LOCALITIES[0]
+    for app, stand_in in spo_locality.STAND_INS.items():
+        p = spo_locality.stand_in_params(mobmem.Trace.open(CORPUS / f"{stand_in}.txt.zst").locality())
+        for name, key in (
+            ("gen-code-share", "code_share"),
+            ("gen-anon-share", "anon_share"),
+            ("gen-hot-share", "hot_share"),
+            ("gen-scan-share", "scan_share"),
+        ):
+            assert ledger[name].value[app] == round(p[key], 3), (name, app)
+        assert (ledger["gen-hot-prob"].value, ledger["gen-phase-len"].value) == (
+            p["hot_prob"],
+            p["phase_len"],
+        )
 
 
 def test_real_captures_are_run_and_reported_apart(tmp_path):
