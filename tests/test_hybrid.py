@@ -213,6 +213,23 @@ def test_reproduce_hybrid_numbers_are_the_simulators():
     assert "Energy by eq. 1 at memory 50%" in text
 
 
+def test_reproduce_hybrid_moves_the_casts_assumed_numbers_for_every_process():
+    """--gen-param write_scale=… reaches the generator (a direct run with it gives the same point,
+    and it differs from the default's); a key the generator has not is a clear error."""
+    base = ("--scale", "0.005", "--memory", "30", "--workloads", "balanced")
+    res = hybrid.compute(_args(*base, "--gen-param", "write_scale=0.5"))
+    t = mobmem.Trace.hybrid("balanced", scale=0.005, seed=1, write_scale=0.5)
+    r = mobmem.simulate(t, policy="fg-aware", memory="30%", storage="emmc-inand", tiers=TIERS)
+    pt = res["workloads"]["balanced"]["memory"][30]["fg-aware"]
+    assert pt["critical_elapsed_ns"] == r.tiers["critical"]["elapsed_ns"]
+    default = hybrid.compute(_args(*base))["workloads"]["balanced"]["memory"][30]["fg-aware"]
+    assert default["critical_elapsed_ns"] != pt["critical_elapsed_ns"]
+    with pytest.raises(mobmem.ConfigError, match="--gen-param colour: not a generator parameter here"):
+        hybrid.compute(_args(*base, "--gen-param", "colour=2"))
+    with pytest.raises(mobmem.ConfigError, match="scan_scale"):
+        hybrid.compute(_args(*base, "--gen-param", "scan_scale=-1"))
+
+
 def test_reproduce_hybrid_draws_each_workloads_figure_and_the_papers_cuts_beside_ours():
     from mobmem.reproduce import hybrid as hyb
 

@@ -115,15 +115,31 @@ class Trace:
         reuse: float | None = None,
         switch_at: float | None = None,
         seed: int | None = None,
+        write_scale: float | None = None,
+        hot_share_scale: float | None = None,
+        hot_prob_scale: float | None = None,
+        scan_scale: float | None = None,
     ) -> Trace:
         """A synthetic multi-process buffer-cache trace of the hybrid DRAM+PCM paper's Table 2
         (``critical-intensive`` by default, ``non-critical-intensive``, ``balanced``, ``stand-by``):
         its critical / non-critical request counts times ``scale`` (0.1), each workload's own
         processes with their ``oom_score_adj``, one app switching to the background at ``switch_at``
         (0.3) of the trace. ``reuse`` multiplies every process's reuse (1: as in the workload's
-        cast). Footprints, write shares and locality are assumptions (docs/HYBRID.md). Defaults
-        are the core's."""
-        given = {"workload": workload, "scale": scale, "reuse": reuse, "switch_at": switch_at, "seed": seed}
+        cast); ``write_scale``, ``hot_share_scale``, ``hot_prob_scale`` and ``scan_scale`` multiply
+        every process's write share, hot-window share, hot probability and scan share (1; kept
+        within [0, 1]). Footprints, write shares and locality are assumptions (docs/HYBRID.md).
+        Defaults are the core's."""
+        given = {
+            "workload": workload,
+            "scale": scale,
+            "reuse": reuse,
+            "switch_at": switch_at,
+            "seed": seed,
+            "write_scale": write_scale,
+            "hot_share_scale": hot_share_scale,
+            "hot_prob_scale": hot_prob_scale,
+            "scan_scale": scan_scale,
+        }
         params = {k: v for k, v in given.items() if v is not None}
         return cls(_core.generate_hybrid(_args.to_json(params)))
 

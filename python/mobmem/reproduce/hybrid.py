@@ -81,6 +81,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="share of a synthetic trace after which its app goes to the background (assumed)",
     )
     p.add_argument(
+        "--gen-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="parameter of every synthetic workload's generator (repeatable): write_scale, hot_share_scale,"
+        " hot_prob_scale, scan_scale multiply every process's assumed write share, hot-window share, hot"
+        " probability, scan share (docs/HYBRID.md)",
+    )
+    p.add_argument(
         "--access-bytes",
         type=int,
         default=4096,
@@ -175,10 +184,28 @@ def _cuts(res: dict[str, Any], key: str, base: str, only_memory: int | None = No
     return out
 
 
-def _synthetic(name: str, args: argparse.Namespace) -> Any:
-    from ..api import Trace
+#: Trace.hybrid's parameters the reproduction sets from its own flags (or the workload's name).
+_OWN_FLAGS = ("cls", "workload", "scale", "reuse", "switch_at", "seed")
 
-    return Trace.hybrid(name, scale=args.scale, reuse=args.reuse, switch_at=args.switch_at, seed=args.seed)
+
+def _synthetic(name: str, args: argparse.Namespace) -> Any:
+    import inspect
+
+    from .._args import key_values
+    from ..api import Trace
+    from ..errors import ConfigError
+
+    more = key_values(getattr(args, "gen_param", []), "--gen-param")
+    # Any of Trace.hybrid's parameters but those the reproduction has its own flags for.
+    known = [k for k in inspect.signature(Trace.hybrid).parameters if k not in _OWN_FLAGS]
+    bad = sorted(set(more) - set(known))
+    if bad:
+        raise ConfigError(
+            f"--gen-param {bad[0]}: not a generator parameter here; known: {', '.join(known)}", "gen_param"
+        )
+    return Trace.hybrid(
+        name, scale=args.scale, reuse=args.reuse, switch_at=args.switch_at, seed=args.seed, **more
+    )
 
 
 def compute(args: argparse.Namespace) -> dict[str, Any]:

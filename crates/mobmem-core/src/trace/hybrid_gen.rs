@@ -22,8 +22,7 @@ use std::sync::OnceLock;
 pub const BUILTIN: &str = include_str!("hybrid_workloads.toml");
 
 /// A workload of Table 2 and its processes.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Workload {
     pub name: String,
     /// Table 2: requests by critical and by non-critical processes.
@@ -34,9 +33,9 @@ pub struct Workload {
     pub proc: Vec<Proc>,
 }
 
-/// A process of a generated workload; every field but `name`, `pid` and `adj` is assumed.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A process of a generated workload: its behaviour (`[process.NAME]` in the file) with what the
+/// workload changes; every field but `name`, `pid`, `adj` and `switch_adj` is assumed.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Proc {
     pub name: String,
     pub pid: u32,
@@ -50,22 +49,87 @@ pub struct Proc {
     pub hot_prob: f64,
     pub scan_share: f64,
     /// The adj it switches to at `HybridGen::switch_at` of the trace.
-    #[serde(default)]
     pub switch_adj: Option<i32>,
 }
 
+/// A process's behaviour, written once in the file.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Behaviour {
+    pid: u32,
+    adj: i32,
+    #[serde(default)]
+    switch_adj: Option<i32>,
+    write_share: f64,
+    reuse: f64,
+    hot_share: f64,
+    hot_prob: f64,
+    scan_share: f64,
+}
+
+/// A process in a workload: its weight, and what the workload changes of its behaviour.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    name: String,
+    weight: f64,
+    write_share: Option<f64>,
+    reuse: Option<f64>,
+    hot_share: Option<f64>,
+    hot_prob: Option<f64>,
+    scan_share: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkloadEntry {
+    name: String,
+    critical: u64,
+    non_critical: u64,
+    about: String,
+    proc: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct File {
-    workload: Vec<Workload>,
+    process: std::collections::BTreeMap<String, Behaviour>,
+    workload: Vec<WorkloadEntry>,
+}
+
+fn parse(text: &str) -> std::result::Result<Vec<Workload>, String> {
+    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    f.workload
+        .into_iter()
+        .map(|w| {
+            let proc = w
+                .proc
+                .into_iter()
+                .map(|e| {
+                    let b = f.process.get(&e.name).ok_or_else(|| format!("{}: no [process.{}]", w.name, e.name))?;
+                    Ok(Proc {
+                        pid: b.pid,
+                        adj: b.adj,
+                        switch_adj: b.switch_adj,
+                        weight: e.weight,
+                        write_share: e.write_share.unwrap_or(b.write_share),
+                        reuse: e.reuse.unwrap_or(b.reuse),
+                        hot_share: e.hot_share.unwrap_or(b.hot_share),
+                        hot_prob: e.hot_prob.unwrap_or(b.hot_prob),
+                        scan_share: e.scan_share.unwrap_or(b.scan_share),
+                        name: e.name,
+                    })
+                })
+                .collect::<std::result::Result<Vec<_>, String>>()?;
+            Ok(Workload { name: w.name, critical: w.critical, non_critical: w.non_critical, about: w.about, proc })
+        })
+        .collect()
 }
 
 /// The built-in workloads, parsed once (the file is checked by a unit test).
 pub fn workloads() -> &'static [Workload] {
     static W: OnceLock<Vec<Workload>> = OnceLock::new();
-    W.get_or_init(|| {
-        let f: File = toml::from_str(BUILTIN).expect("hybrid_workloads.toml is valid (unit-tested)");
-        f.workload
-    })
+    W.get_or_init(|| parse(BUILTIN).expect("hybrid_workloads.toml is valid (unit-tested)"))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,12 +142,29 @@ pub struct HybridGen {
     pub reuse: f64,
     /// Share of the trace after which the switched app goes to the background.
     pub switch_at: f64,
+    /// Multiply every process's write share, hot-window share, hot probability and scan share
+    /// (each kept within [0, 1]): the assumed numbers of the casts, moved for all processes at
+    /// once, so that a sensitivity can show which kind matters.
+    pub write_scale: f64,
+    pub hot_share_scale: f64,
+    pub hot_prob_scale: f64,
+    pub scan_scale: f64,
     pub seed: u64,
 }
 
 impl Default for HybridGen {
     fn default() -> Self {
-        HybridGen { workload: "critical-intensive".into(), scale: 0.1, reuse: 1.0, switch_at: 0.3, seed: 1 }
+        HybridGen {
+            workload: "critical-intensive".into(),
+            scale: 0.1,
+            reuse: 1.0,
+            switch_at: 0.3,
+            write_scale: 1.0,
+            hot_share_scale: 1.0,
+            hot_prob_scale: 1.0,
+            scan_scale: 1.0,
+            seed: 1,
+        }
     }
 }
 
@@ -102,7 +183,29 @@ impl HybridGen {
         Ok((s(w.critical), s(w.non_critical), w.about.as_str()))
     }
 
+    /// `p` with the scales applied.
+    fn scaled(&self, p: &Proc) -> Proc {
+        let share = |v: f64, k: f64| (v * k).clamp(0.0, 1.0);
+        Proc {
+            write_share: share(p.write_share, self.write_scale),
+            hot_share: share(p.hot_share, self.hot_share_scale),
+            hot_prob: share(p.hot_prob, self.hot_prob_scale),
+            scan_share: share(p.scan_share, self.scan_scale),
+            ..p.clone()
+        }
+    }
+
     pub fn generate(&self) -> Result<Trace> {
+        for (what, k) in [
+            ("write_scale", self.write_scale),
+            ("hot_share_scale", self.hot_share_scale),
+            ("hot_prob_scale", self.hot_prob_scale),
+            ("scan_scale", self.scan_scale),
+        ] {
+            if !(k.is_finite() && k >= 0.0) {
+                return Err(Error::config(what, format!("{k} is not a factor ≥ 0")));
+            }
+        }
         if !(self.scale > 0.0 && self.scale <= 10.0) {
             return Err(Error::config("scale", format!("{} is not in (0, 10]", self.scale)));
         }
@@ -113,7 +216,8 @@ impl HybridGen {
             return Err(Error::config("switch_at", format!("{} is not a share in [0, 1]", self.switch_at)));
         }
         let (n_crit, n_non, _) = self.counts()?;
-        let ps = &self.workload()?.proc;
+        let ps: Vec<Proc> = self.workload()?.proc.iter().map(|p| self.scaled(p)).collect();
+        let ps = &ps[..];
         let total = n_crit + n_non;
         if total == 0 {
             return Err(Error::config("scale", format!("{} leaves no requests", self.scale)));
@@ -242,6 +346,50 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_process_is_written_once_and_a_workload_changes_only_what_it_names() {
+        let text = r#"
+            [process.a]
+            pid = 1
+            adj = 0
+            write_share = 0.3
+            reuse = 10
+            hot_share = 0.1
+            hot_prob = 0.8
+            scan_share = 0.2
+            [[workload]]
+            name = "w"
+            critical = 10
+            non_critical = 5
+            about = "x"
+            proc = [{ name = "a", weight = 1.0, reuse = 4 }]
+        "#;
+        let w = parse(text).unwrap();
+        let p = &w[0].proc[0];
+        assert_eq!((p.pid, p.weight, p.reuse, p.write_share, p.hot_prob), (1, 1.0, 4.0, 0.3, 0.8));
+        let e = parse(&text.replace(r#"name = "a", weight"#, r#"name = "b", weight"#)).unwrap_err();
+        assert!(e.contains("no [process.b]"), "{e}");
+        let e = parse(&text.replace("reuse = 4", "reuse = 4, colour = 1")).unwrap_err();
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn the_scales_move_every_process_and_stay_shares() {
+        let g = HybridGen { workload: "balanced".into(), scale: 0.002, ..Default::default() };
+        let writes =
+            |g: &HybridGen| g.generate().unwrap().accesses.iter().filter(|&&a| a & 3 == Op::Write as u32).count();
+        let (base, more) = (writes(&g), writes(&HybridGen { write_scale: 1.5, ..g.clone() }));
+        assert!(more as f64 > 1.3 * base as f64, "{base} → {more}");
+        assert_eq!(writes(&HybridGen { write_scale: 0.0, ..g.clone() }), 0);
+        let p = &workloads()[0].proc[0];
+        let s = HybridGen { hot_prob_scale: 10.0, scan_scale: 0.5, hot_share_scale: 2.0, ..g.clone() }.scaled(p);
+        assert_eq!((s.hot_prob, s.scan_share, s.hot_share), (1.0, p.scan_share * 0.5, p.hot_share * 2.0));
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            let e = HybridGen { hot_share_scale: bad, ..g.clone() }.generate().unwrap_err();
+            assert!(e.to_string().contains("hot_share_scale"), "{e}");
         }
     }
 
