@@ -222,6 +222,7 @@ def test_reproduce_hybrid_moves_the_casts_assumed_numbers_for_every_process():
     r = mobmem.simulate(t, policy="fg-aware", memory="30%", storage="emmc-inand", tiers=TIERS)
     pt = res["workloads"]["balanced"]["memory"][30]["fg-aware"]
     assert pt["critical_elapsed_ns"] == r.tiers["critical"]["elapsed_ns"]
+    assert "moved: write_scale=0.5" in hybrid.report(res)
     default = hybrid.compute(_args(*base))["workloads"]["balanced"]["memory"][30]["fg-aware"]
     assert default["critical_elapsed_ns"] != pt["critical_elapsed_ns"]
     with pytest.raises(mobmem.ConfigError, match="--gen-param colour: not a generator parameter here"):

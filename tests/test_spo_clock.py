@@ -267,9 +267,13 @@ def test_each_app_takes_its_stand_ins_locality_and_the_assumed_reading_one_model
     assert res["locality"] == {"reading": "assumed", "apps": {"chrome": {"seed": 1, "accesses": 20_000}}}
     assert "one assumed model for all five" in spo_clock.report(res)
     args = _args(apps="chrome", accesses=20_000, memory="10")
-    args.corpus = str(tmp_path)
-    with pytest.raises(mobmem.ConfigError, match=r"page-render\.txt\.zst: no such capture"):
+    args.stand_ins = str(tmp_path)
+    with pytest.raises(
+        mobmem.ConfigError, match=r"page-render\.txt\.zst: no such capture.*--locality assumed"
+    ):
         spo_clock.compute(args)
+    # The corpus run (--corpus) and the stand-ins' source are separate: no corpus run still finds them.
+    assert _args().corpus == "" and spo_clock.compute(_args(apps="chrome", accesses=20_000, memory="10"))
     with pytest.raises(mobmem.ConfigError, match="no stand-in for app 'sqlite'"):
         spo_locality.stand_in("sqlite", args)
 

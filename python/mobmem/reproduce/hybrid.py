@@ -317,7 +317,9 @@ def report(res: dict[str, Any]) -> str:
     lines = [
         "Foreground-aware hybrid DRAM+PCM buffer cache (Oh et al. 2016) — Figs. 3–7, reproduced",
         f"PCM {100 * s['pcm_share']:.0f}% of memory; each request one 4 KiB page; storage {s['storage']};"
-        f" workloads synthetic (Table 2 counts × {s['scale']}, footprints and locality assumed).",
+        f" workloads synthetic (Table 2 counts × {s['scale']}, footprints and locality assumed"
+        + (f"; moved: {', '.join(s['gen_param'])}" if s.get("gen_param") else "")
+        + ").",
         "Policies: fg-aware; lru, 2q on the same tiers (new pages to DRAM, demoted to PCM); clock-dwf;"
         " lru, 2q on DRAM only of equal size. Ratios are to lru on the tiers.",
         "",

@@ -189,14 +189,25 @@ fn the_per_frame_donor_is_the_region_worth_least_per_frame_the_grower_included()
     assert_eq!(p.pick_donor(WA), Some(RF));
     // A region that shrinks is worth more per frame, so it stops giving. RA 4 hits on 4 frames
     // (1 per frame) gives to WA (5 hits on 4 frames × 2 = 2.5); on 1 frame (4 per frame) it does
-    // not (WA on 7: 1.43). Per shadow slot it would give again (4 / 7 slots against 5 / 1 × 2).
+    // not (WA on 7: 1.43).
     p.recent = [0.0, 0.0, 4.0, 5.0];
     p.size = [0, 0, 4, 4];
     assert_eq!(p.pick_donor(WA), Some(RA));
+    let before = [p.worth(RA), {
+        p.donor = Donor::Value;
+        p.worth(RA)
+    }];
+    p.donor = Donor::Density;
     p.size = [0, 0, 1, 7];
     assert_eq!(p.pick_donor(WA), None);
-    p.donor = Donor::Value;
-    assert_eq!(p.pick_donor(WA), Some(RA));
+    // Per shadow slot the shrunk region is worth less than before (4 / 7 slots against 4 / 4), so
+    // that rule takes from it again; per frame it is worth more (4 against 1).
+    let after = [p.worth(RA), {
+        p.donor = Donor::Value;
+        p.worth(RA)
+    }];
+    assert_eq!((before[0], after[0]), (1.0, 4.0));
+    assert!(after[1] < before[1], "{before:?} {after:?}");
 }
 
 #[test]

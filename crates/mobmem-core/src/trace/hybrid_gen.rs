@@ -99,7 +99,10 @@ struct File {
 
 fn parse(text: &str) -> std::result::Result<Vec<Workload>, String> {
     let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
-    f.workload
+    let used = |n: &String| f.workload.iter().any(|w| w.proc.iter().any(|e| &e.name == n));
+    let unused = f.process.keys().find(|n| !used(n)).cloned();
+    let workloads = f
+        .workload
         .into_iter()
         .map(|w| {
             let proc = w
@@ -123,7 +126,11 @@ fn parse(text: &str) -> std::result::Result<Vec<Workload>, String> {
                 .collect::<std::result::Result<Vec<_>, String>>()?;
             Ok(Workload { name: w.name, critical: w.critical, non_critical: w.non_critical, about: w.about, proc })
         })
-        .collect()
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    match unused {
+        Some(n) => Err(format!("[process.{n}] is in no workload")),
+        None => Ok(workloads),
+    }
 }
 
 /// The built-in workloads, parsed once (the file is checked by a unit test).
@@ -181,6 +188,23 @@ impl HybridGen {
         let w = self.workload()?;
         let s = |x: u64| (x as f64 * self.scale).round() as u64;
         Ok((s(w.critical), s(w.non_critical), w.about.as_str()))
+    }
+
+    /// The generated trace's name: the workload, scale and seed, and any factor moved from 1.
+    fn label(&self) -> String {
+        let mut more = String::new();
+        for (what, k) in [
+            ("reuse", self.reuse),
+            ("write_scale", self.write_scale),
+            ("hot_share_scale", self.hot_share_scale),
+            ("hot_prob_scale", self.hot_prob_scale),
+            ("scan_scale", self.scan_scale),
+        ] {
+            if k != 1.0 {
+                more += &format!(", {what}={k}");
+            }
+        }
+        format!("synthetic-hybrid({}, scale={}, seed={}{more})", self.workload, self.scale, self.seed)
     }
 
     /// `p` with the scales applied.
@@ -252,7 +276,7 @@ impl HybridGen {
             table.set(0, p.pid, p.adj);
         }
         let mut t = Trace {
-            path: format!("synthetic-hybrid({}, scale={}, seed={})", self.workload, self.scale, self.seed).into(),
+            path: self.label().into(),
             format: "synthetic",
             accesses: Vec::with_capacity(total as usize).into(),
             page_pids: Some(Vec::new()),
@@ -374,6 +398,8 @@ mod tests {
         assert!(e.contains("no [process.b]"), "{e}");
         let e = parse(&text.replace("reuse = 4", "reuse = 4, colour = 1")).unwrap_err();
         assert!(e.contains("colour"), "{e}");
+        let e = parse(&text.replace("[[workload]]", "[process.b]\npid = 2\nadj = 0\nwrite_share = 0\nreuse = 1\nhot_share = 0\nhot_prob = 0\nscan_share = 0\n[[workload]]")).unwrap_err();
+        assert!(e.contains("[process.b] is in no workload"), "{e}");
     }
 
     #[test]
@@ -384,9 +410,16 @@ mod tests {
         let (base, more) = (writes(&g), writes(&HybridGen { write_scale: 1.5, ..g.clone() }));
         assert!(more as f64 > 1.3 * base as f64, "{base} → {more}");
         assert_eq!(writes(&HybridGen { write_scale: 0.0, ..g.clone() }), 0);
-        let p = &workloads()[0].proc[0];
-        let s = HybridGen { hot_prob_scale: 10.0, scan_scale: 0.5, hot_share_scale: 2.0, ..g.clone() }.scaled(p);
-        assert_eq!((s.hot_prob, s.scan_share, s.hot_share), (1.0, p.scan_share * 0.5, p.hot_share * 2.0));
+        let k = HybridGen { hot_prob_scale: 10.0, scan_scale: 0.5, hot_share_scale: 2.0, ..g.clone() };
+        for w in workloads() {
+            for p in &w.proc {
+                let s = k.scaled(p);
+                // A share stays a share: 10 × any hot probability above 0.1 is 1.
+                assert_eq!(s.hot_prob, if p.hot_prob > 0.1 { 1.0 } else { p.hot_prob * 10.0 }, "{}", p.name);
+                assert_eq!((s.scan_share, s.hot_share), (p.scan_share * 0.5, p.hot_share * 2.0), "{}", p.name);
+                assert_eq!((s.write_share, s.reuse, s.weight), (p.write_share, p.reuse, p.weight), "{}", p.name);
+            }
+        }
         for bad in [-1.0, f64::NAN, f64::INFINITY] {
             let e = HybridGen { hot_share_scale: bad, ..g.clone() }.generate().unwrap_err();
             assert!(e.to_string().contains("hot_share_scale"), "{e}");

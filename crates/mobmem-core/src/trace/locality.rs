@@ -6,9 +6,11 @@
 //! Definitions. A page fetched as an instruction at least once is code; the other pages touched are
 //! data. Concentration is over the whole trace: pages ranked by their data accesses, the share of
 //! the data pages that takes 50%, 85% and 95% of them (a hot set that drifts looks broader than any
-//! one window of it). An access is sequential when it moves to a page whose predecessor (page
-//! number − 1) is among the last `RECENT` data pages moved to, so that interleaved scans of several
-//! regions count as the generator makes them.
+//! one window of it). A data access moves when its page differs from the data access's before; a
+//! move is sequential when its page's predecessor (page number − 1) is among the last `RECENT` data
+//! pages moved to, so that interleaved scans of several regions count as the generator makes them.
+//! Page numbers are compared without their process: in a multi-process trace two processes' pages
+//! of the same number count as neighbours, so the sequential share is for one program's trace.
 
 use super::{Op, Trace};
 use serde::Serialize;
@@ -47,7 +49,7 @@ pub fn locality(t: &Trace) -> Locality {
     let mut written = vec![false; n];
     let mut count = vec![0u64; n];
     let mut recent = [u64::MAX; RECENT];
-    let (mut last, mut moves, mut sequential) = (u64::MAX, 0u64, 0u64);
+    let (mut last, mut moves, mut sequential) = (usize::MAX, 0u64, 0u64);
     for &w in &t.accesses {
         let id = (w >> 2) as usize;
         let op = w & 3;
@@ -57,13 +59,13 @@ pub fn locality(t: &Trace) -> Locality {
         }
         written[id] |= op == Op::Write as u32;
         count[id] += 1;
-        let page = t.page_numbers[id];
-        if page != last {
+        if id != last {
+            let page = t.page_numbers[id];
             moves += 1;
             sequential += u64::from(page > 0 && recent.contains(&(page - 1)));
             recent.rotate_right(1);
             recent[0] = page;
-            last = page;
+            last = id;
         }
     }
     let mut data: Vec<u64> = (0..n).filter(|&i| !code[i] && count[i] > 0).map(|i| count[i]).collect();
