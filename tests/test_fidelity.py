@@ -239,7 +239,7 @@ def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
             *(i for ids in emmc_swap_causes.UNMETERED.values() for i in ids),
         },
         "a2s": {*a2s_causes.NOT_RUN, *a2s_causes.FIG9, *a2s_causes.SWAP_IN_CUT},
-        "hybrid": set(hybrid_causes.ELAPSED_CUTS),
+        "hybrid": {*hybrid_causes.ELAPSED_CUTS, *hybrid_causes.SATURATION},
         "spo-clock": {
             *spo_clock_causes.VS_ARC,
             *spo_clock_causes.VS_CLOCK,

@@ -231,6 +231,29 @@ def test_reproduce_hybrid_moves_the_casts_assumed_numbers_for_every_process():
         hybrid.compute(_args(*base, "--gen-param", "scan_scale=-1"))
 
 
+def test_beside_fig5s_saturation_the_balanced_hit_ratios_as_run():
+    """The saturation claims' cause prints each policy's hit ratio at every swept size, marks the
+    first within half a point of its top (the measured saturation), and names the paper's sizes the
+    sweep lacks."""
+    from mobmem.reproduce import scoreboard
+    from mobmem.reproduce.measures import hybrid as measures
+
+    res = hybrid.compute(_args("--scale", "0.005", "--memory", "20,30,50", "--workloads", "balanced"))
+    why = scoreboard.causes("hybrid", res)["fig5-saturation-fg-aware"]
+    mem = res["workloads"]["balanced"]["memory"]
+    assert (
+        "fg-aware "
+        + ", ".join(
+            f"{m}% {mem[m]['fg-aware']['hit_ratio']:.3f}"
+            + ("*" if m == measures.measure(res)["fig5-saturation-fg-aware"] else "")
+            for m in (20, 30, 50)
+        )
+        in why
+    )
+    assert "no 60% point" in why and "no 30%" not in why
+    assert why == scoreboard.causes("hybrid", res)["fig5-saturation-baselines"]
+
+
 def test_reproduce_hybrid_draws_each_workloads_figure_and_the_papers_cuts_beside_ours():
     from mobmem.reproduce import hybrid as hyb
 

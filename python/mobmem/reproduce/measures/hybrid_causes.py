@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hybrid import DEFAULT_ELAPSED, FG, WORKLOADS, mean_cut
+from .hybrid import BASES, DEFAULT_ELAPSED, FG, SATURATION_POINTS, WORKLOADS, mean_cut
 
 #: The claims of fg-aware's elapsed-time cut against LRU (their numbers are against lru), and the
 #: workloads ranked by the cut (against both baselines: the cause says whether 2Q's cuts rank alike).
@@ -21,6 +21,10 @@ ELAPSED_CUTS = (
     "sec42-elapsed-cut-order-by-workload",
     "sec42-gain-rises-with-critical-requests",
 )
+
+
+#: Fig. 5's saturation points (the balanced workload's hit ratio over the memory sweep).
+SATURATION = ("fig5-saturation-fg-aware", "fig5-saturation-baselines")
 
 
 def _mean(v: list[float]) -> float:
@@ -57,8 +61,42 @@ def workload_rows(res: dict[str, Any]) -> list[tuple[str, float, float, float, f
     return rows
 
 
+def _saturation(res: dict[str, Any]) -> str:
+    """The balanced workload's hit ratio at each swept size per policy, the first size within
+    ``SATURATION_POINTS`` of the policy's top marked, and the sizes the paper names that the sweep
+    lacks."""
+    mem = res.get("workloads", {}).get("balanced", {}).get("memory", {})
+    if not mem:
+        return ""
+    sizes = sorted(mem, key=lambda m: int(m))
+    parts = []
+    for p in (FG, *BASES):
+        hits = [mem[m][p]["hit_ratio"] for m in sizes]
+        top = max(hits)
+        first = next(i for i, h in enumerate(hits) if 100.0 * (top - h) <= SATURATION_POINTS)
+        parts.append(
+            f"{p} "
+            + ", ".join(
+                f"{int(m)}% {h:.3f}{'*' if i == first else ''}"
+                for i, (m, h) in enumerate(zip(sizes, hits, strict=True))
+            )
+        )
+    text = (
+        f"the balanced workload's hit ratio by memory size (the first within {SATURATION_POINTS} points of the"
+        " policy's top marked *; the baselines' point is the mean of lru's and 2q's): " + "; ".join(parts)
+    )
+    missing = [m for m in (30, 60) if m not in {int(x) for x in sizes}]
+    if missing:
+        text += f". The sweep has no {' or '.join(f'{m}%' for m in missing)} point, where the paper puts a saturation"
+    return text + "."
+
+
 def causes(res: dict[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
+    sat = _saturation(res)
+    if sat:
+        for cid in SATURATION:
+            out[cid] = sat
     if res.get("settings", {}).get("elapsed", DEFAULT_ELAPSED) != "with-storage":
         return out
     rows = workload_rows(res)
