@@ -81,7 +81,7 @@ def test_reproduction_numbers_are_the_simulators():
     w = res["workloads"]["farmstory"]
     # The default locality: farmstory's, a game's, is the game-loop capture's.
     assert res["locality"]["reading"] == "stand-ins"
-    game = mobmem.Trace.open(CORPUS / "game-loop.txt.zst").locality()
+    game = spo_locality.measured(str(CORPUS / "game-loop.txt.zst"))
     gen = res["locality"]["apps"]["farmstory"]
     assert gen == {**spo_locality.stand_in_params(game), "seed": 1, "accesses": 150_000}
     assert w["kind"] == "synthetic" and w["accesses"] == len(mobmem.Trace.generate("farmstory", **gen))
@@ -258,7 +258,7 @@ def test_each_app_takes_its_stand_ins_locality_and_the_assumed_reading_one_model
     shares and about its concentration (the share of data pages taking 85% of data accesses); under
     assumed every app is the generator's default; a missing stand-in is a clear error."""
     for app, stand_in in spo_locality.STAND_INS.items():
-        want = mobmem.Trace.open(CORPUS / f"{stand_in}.txt.zst").locality()
+        want = spo_locality.measured(str(CORPUS / f"{stand_in}.txt.zst"))
         got = mobmem.Trace.generate(app, **spo_locality.stand_in_params(want)).locality()
         assert abs(got["code_share"] - want["code_share"]) < 0.01, app
         assert abs(got["written_share"] - want["written_share"]) < 0.01, app
@@ -285,7 +285,7 @@ def test_the_ledger_holds_what_the_stand_ins_measure():
     ledger = {i.name: i for i in fd.load("spo-clock").inputs}
     assert ledger["gen-locality"].value == spo_locality.LOCALITIES[0]
     for app, stand_in in spo_locality.STAND_INS.items():
-        p = spo_locality.stand_in_params(mobmem.Trace.open(CORPUS / f"{stand_in}.txt.zst").locality())
+        p = spo_locality.stand_in_params(spo_locality.measured(str(CORPUS / f"{stand_in}.txt.zst")))
         for name, key in (
             ("gen-code-share", "code_share"),
             ("gen-anon-share", "anon_share"),

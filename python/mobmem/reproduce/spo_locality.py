@@ -69,11 +69,11 @@ def stand_in(app: str, args: argparse.Namespace) -> dict[str, Any]:
             " corpus made by captures/make_corpus.py; --locality assumed needs none)",
             "stand_ins",
         )
-    return stand_in_params(_measured(str(path)))
+    return stand_in_params(measured(str(path)))
 
 
 @functools.lru_cache(maxsize=16)
-def _measured(path: str) -> dict[str, Any]:
+def measured(path: str) -> dict[str, Any]:
     """A capture's locality, measured once per process (the scoreboard reruns the reproduction)."""
     from ..api import Trace
 
