@@ -20,9 +20,10 @@ $(STAMP): pyproject.toml
 # Builds the Rust core and binding (release) into the virtualenv, editable. The package's modules
 # are compiled to bytecode here, as pip does for a wheel: an editable install otherwise compiles
 # them at every start where bytecode is not written (PYTHONDONTWRITEBYTECODE), which measured
-# 35 ms of each `mobmem` command's start.
+# 35 ms of each `mobmem` command's start. PIP_QUIET: the dependencies are installed above; the pip
+# maturin runs would print a line for each optional extra it skips.
 install: $(STAMP)
-	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
+	PIP_QUIET=1 VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
 	$(BIN)/python -m compileall -q python/mobmem >/dev/null
 
 # `mobmem capture` runs programs under Valgrind's Lackey: Debian's valgrind package.
