@@ -46,6 +46,9 @@ impl FromStr for MemorySize {
         if t.is_empty() {
             return Err(bad("empty size"));
         }
+        if t.starts_with('-') {
+            return Err(bad("a size cannot be negative"));
+        }
         if let Some(num) = t.strip_suffix('%') {
             let p: f64 = num.trim().parse().map_err(|_| bad("not a percentage"))?;
             if !(p > 0.0 && p.is_finite()) {
@@ -198,6 +201,10 @@ mod tests {
     fn rejects_nonsense() {
         for s in ["", "0", "-5%", "abc", "10XB", "0%", "nan%", "1e400B"] {
             assert!(s.parse::<MemorySize>().is_err(), "{s} should be rejected");
+        }
+        for s in ["-5", "-5%", " -64MiB"] {
+            let e = s.parse::<MemorySize>().unwrap_err().to_string();
+            assert!(e.contains("cannot be negative") && e.contains(s), "{s}: {e}");
         }
     }
 
