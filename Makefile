@@ -26,17 +26,28 @@ install: $(STAMP)
 	PIP_QUIET=1 VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
 	$(BIN)/python -m compileall -q python/mobmem >/dev/null
 
-# `mobmem capture` runs programs under Valgrind's Lackey: Debian's valgrind package.
+# `mobmem capture` runs programs under Valgrind's Lackey: Debian's valgrind, installed as chromium
+# is below (only when missing, nothing else upgraded, one line, apt's output in a log).
 capture-deps:
 	@command -v valgrind >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq valgrind; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; fi; }
+	  echo "capture-deps: installing Debian's valgrind (mobmem capture's tests); log in $(VENV)/apt-valgrind.log"; \
+	  mkdir -p $(VENV); \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends --no-upgrade valgrind; } >$(VENV)/apt-valgrind.log 2>&1 \
+	  || { cat $(VENV)/apt-valgrind.log; exit 1; }; }
 
-# The HTML reports are tested in a real headless browser: Debian's chromium.
+# The HTML reports are tested in a real headless browser: Debian's chromium, installed only when
+# missing, without recommended packages and upgrading nothing else; apt's output goes to a log
+# (.venv/apt-chromium.log) and one line says what is installed and why.
 report-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
+	  echo "report-deps: installing Debian's chromium and fonts-liberation (the HTML reports' browser test); log in $(VENV)/apt-chromium.log"; \
+	  mkdir -p $(VENV); \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends --no-upgrade chromium fonts-liberation; } >$(VENV)/apt-chromium.log 2>&1 \
+	  || { cat $(VENV)/apt-chromium.log; exit 1; }; }
 
 # The main job on the bundled default workload.
 demo: install

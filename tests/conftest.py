@@ -12,6 +12,53 @@ DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 
+# What a test session may leave in the checkout: the build, the virtual environment and the tools'
+# caches (all ignored by git). Anything else new or changed there fails the session: tests write
+# only to their own temporary directories.
+_BUILD_AND_CACHES = (".venv/", "target/", ".pytest_cache/", ".hypothesis/", ".ruff_cache/", ".mypy_cache/")
+
+
+def checkout_changes() -> set[str] | None:
+    """The checkout's changed, untracked and ignored entries (``git status`` lines) other than the
+    build and caches; None outside a git checkout."""
+    try:
+        p = subprocess.run(
+            ["git", "status", "--porcelain", "--ignored"], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if p.returncode != 0:
+        return None
+    keep = set()
+    for line in p.stdout.splitlines():
+        path = line[3:]
+        if path.startswith(_BUILD_AND_CACHES) or path.endswith(("__pycache__/", ".so")):
+            continue
+        keep.add(line)
+    return keep
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_BEFORE] = checkout_changes()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None or getattr(session.config, "workerinput", None) is not None:
+        return
+    after = checkout_changes()
+    new = sorted((after or set()) - before)
+    if new:
+        session.config.get_terminal_writer().line(
+            "the tests wrote into the checkout (they may write only to their own temporary directories):\n  "
+            + "\n  ".join(new),
+            red=True,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_BEFORE = pytest.StashKey[set[str] | None]()
+
 
 @pytest.fixture(scope="session")
 def data() -> Path:

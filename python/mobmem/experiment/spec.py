@@ -10,14 +10,14 @@ swap = "emmc-inand"
 [axes]
 policy = ["lru", "clock", "arc", "2q", "opt"]
 memory = ["5%", "10%", "25%"]
-seed = [1, 2, 3]
 [baselines]
 lru = { policy = "lru" }                   # a run's baseline: the same run with these values
 ```
 
 Page traces take any run setting (``mobmem run``'s ``[sim]`` keys) as an axis, a policy parameter as
-``"params.NAME"``, and ``seed``, which only names a repeat (a page trace's run is deterministic);
-usage traces take ``phone``, ``seed`` and any phone field. Paths are relative to the experiment
+``"params.NAME"``; a page trace's run is deterministic, so a ``seed`` axis of more than one value
+(identical repeats) is refused. Usage traces take ``phone``, ``seed`` (which varies the phone's
+run) and any phone field. Paths are relative to the experiment
 file's folder.
 
 A run's identity (its key) is what decides its result and how it is shown: its settings, the seed,
@@ -332,6 +332,12 @@ def load(path: str | os.PathLike[str]) -> Experiment:
     for v in [*axes.get("seed", []), *([base["seed"]] if "seed" in base else [])]:
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise _fail(p, f"seed: {v!r} is not a whole number ≥ 0")
+    if kind == "page" and len(axes.get("seed", [])) > 1:
+        raise _fail(
+            p,
+            f"axes.seed: {len(axes['seed'])} seeds on page traces would store {len(axes['seed'])} identical "
+            "runs (a page trace's replay is deterministic); seeds vary phone runs (usage traces): drop the axis",
+        )
     for b, v in baselines.items():
         if not isinstance(v, dict) or not set(v) <= set(axes):
             raise _fail(p, f"baselines.{b}: a table of axis values (axes: {', '.join(axes)})")
