@@ -23,7 +23,11 @@ def checkout_changes() -> set[str] | None:
     build and caches; None outside a git checkout."""
     try:
         p = subprocess.run(
-            ["git", "status", "--porcelain", "--ignored"], cwd=ROOT, capture_output=True, text=True, timeout=120
+            ["git", "status", "--porcelain", "--ignored"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -62,9 +62,7 @@ def kill_when_stored(proc: subprocess.Popen[bytes], store: Path, runs: int) -> N
 
 
 def test_runs_are_the_product_of_the_axes_and_keyed_by_what_decides_them(tmp_path):
-    p = experiment(
-        tmp_path, '[axes]\npolicy = ["lru", "clock"]\nmemory = ["5%", "10%", "25%"]\nseed = [1]\n'
-    )
+    p = experiment(tmp_path, '[axes]\npolicy = ["lru", "clock"]\nmemory = ["5%", "10%", "25%"]\nseed = [1]\n')
     exp = load(p)
     assert len(exp.runs) == 6 and len({r.key for r in exp.runs}) == 6
     assert exp.store == tmp_path / "exp.results.sqlite"
