@@ -139,6 +139,23 @@ def test_run_file(tmp_path):
     with pytest.raises(mobmem.TraceFormatError, match="polcy") as e:
         mobmem.run_file(bad)
     assert e.value.line == 5
+    # Settings over the file's, by dotted name (a table spread over its keys), as the CLI's flags.
+    r = mobmem.run_file(rf, set={"sim.policy": "2q", "sim.params": {"ain_ratio": 0.5}, "sim.memory": 16})
+    assert (r.policy, r.frames, r.config["params"]["ain_ratio"]) == ("2q", 16, 0.5)
+    assert (
+        r.meters
+        == mobmem.run_file(
+            rf, set={"sim.policy": "2q", "sim.memory": 16, "sim.params.ain_ratio": 0.5}, stream=True
+        ).meters
+    )
+    for bad_set, field in (
+        ({"sim.policy": None}, "set['sim.policy']"),
+        ({"sim..x": 1}, "set"),
+        (["x"], "set"),
+    ):
+        with pytest.raises(mobmem.ConfigError) as e:
+            mobmem.run_file(rf, set=bad_set)
+        assert e.value.field == field
 
 
 def test_registries():

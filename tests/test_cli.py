@@ -26,6 +26,51 @@ def test_make_demo_prints_the_tables():
     assert "53,966,926 accesses" in out
 
 
+def test_flags_override_the_run_file(tmp_path):
+    """As in every CLI: a flag given with --config wins over the file's setting (even one naming the
+    default's value), --set sets any setting by its dotted name, and the result is the same run
+    made from flags alone."""
+    trace = DATA / "sqlite_60k.txt.zst"
+    run = write(
+        tmp_path,
+        "run.toml",
+        f'[trace]\npath = "{trace}"\n[sim]\nmemory = "10%"\npolicy = "lru"\nswap = "emmc-inand"\n',
+    )
+
+    def ran(*args: str) -> dict:
+        return json.loads(cli("run", *args, "--json").stdout)
+
+    file_only = ran("--config", str(run))
+    assert (file_only["config"]["policy"], file_only["config"]["swap"]["name"]) == ("lru", "emmc-inand")
+    # --policy clock is the flag's default: given, it still wins.
+    over = ran("--config", str(run), "--memory", "25%", "--policy", "clock", "--set", "sim.swap=ufs31")
+    direct = ran("--trace", str(trace), "--memory", "25%", "--policy", "clock", "--swap", "ufs31")
+    assert over["config"] == direct["config"] and over["meters"] == direct["meters"]
+    assert over["meters"]["faults"] != file_only["meters"]["faults"]
+    # --set over a flag, a policy parameter by its dotted name, and --stream with a run file.
+    j = ran("--config", str(run), "--policy", "2q", "--set", "sim.policy=arc", "--set", "sim.swap_size=64")
+    assert j["config"]["policy"] == "arc" and str(j["config"]["swap_size"]) == "64"
+    j = ran("--config", str(run), "--policy", "2q", "--set", "sim.params.ain_ratio=0.5", "--stream")
+    assert j["config"]["params"]["ain_ratio"] == 0.5
+    assert (
+        j["meters"]
+        == ran("-t", str(trace), "-p", "2q", "-m", "10%", "--swap", "emmc-inand", "--param", "ain_ratio=0.5")[
+            "meters"
+        ]
+    )
+    # Without a run file, --set applies sim.* over the flags.
+    j = ran("-t", str(trace), "-p", "2q", "--param", "ain_ratio=0.1", "--set", "sim.params.ain_ratio=0.5")
+    assert j["config"]["params"]["ain_ratio"] == 0.5
+    for args, code, msg in (
+        (["--config", str(run), "--set", "sim.nope=3"], 3, "sim.nope"),
+        (["--config", str(run), "--set", "sim.policy"], 2, "KEY=VALUE"),
+        (["-t", str(trace), "--set", "trace.path=x"], 3, "only sim.KEY"),
+        (["--config", str(run), "--devices", str(run)], 3, "--devices with --config"),
+    ):
+        p = cli("run", *args, ok=False)
+        assert p.returncode == code and msg in p.stderr, (args, p.returncode, p.stderr)
+
+
 def test_run_table_and_json():
     p = cli("run", "--trace", str(DATA / "sqlite_60k.txt.zst"), "--policy", "arc", "--memory", "8")
     assert "policy arc, memory 8 = 8 frames" in p.stdout and "I/O time total (ms)" in p.stdout

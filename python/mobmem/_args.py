@@ -186,6 +186,27 @@ def to_json(v: Any, where: str = "") -> str:
     return json.dumps(plain(v, where))
 
 
+def dotted_settings(field: str, v: Any) -> list[str]:
+    """A mapping of dotted setting names to values (``{"sim.policy": "lru"}``; a table value is
+    spread over its keys) as the core's ``KEY=VALUE`` settings, each value a TOML literal."""
+    out: list[str] = []
+
+    def put(key: str, x: Any) -> None:
+        if not key or any(not part for part in key.split(".")):
+            raise error(field, "a mapping of dotted setting names (sim.policy) to values", key)
+        if isinstance(x, dict):
+            for k, y in x.items():
+                put(f"{key}.{k}", y)
+            return
+        if x is None:
+            raise error(f"{field}[{key!r}]", "a value (None sets nothing)", x)
+        out.append(f"{key}={json.dumps(x, ensure_ascii=False)}")
+
+    for k, x in mapping(field, v).items():
+        put(k, plain(x, f"{field}.{k}"))
+    return out
+
+
 def key_values(items: Sequence[str] | None, flag: str = "--param") -> dict[str, Any]:
     """KEY=VALUE pairs from a command line; values are JSON where they parse as JSON, strings
     otherwise — but ``nan`` and ``inf`` are the numbers they name, so that the setting refuses them

@@ -377,6 +377,13 @@ def presets() -> list[str]:
     return list(_core.preset_names())
 
 
-def run_file(path: PathLike) -> RunResult:
-    """Runs a TOML run file (``[trace]``, ``[sim]``, optional ``[devices.NAME]``)."""
-    return RunResult.from_json(_core.run_file(_args.path("path", path)))
+def run_file(path: PathLike, set: Mapping[str, Any] | None = None, stream: bool = False) -> RunResult:
+    """Runs a TOML run file (``[trace]``, ``[sim]``, optional ``[devices.NAME]``), with ``set``'s
+    settings over the file's, by dotted name (``{"sim.policy": "lru", "sim.params.ain_ratio": 0.3,
+    "trace.path": "t.txt"}``: paths given so are relative to the working directory); ``stream``
+    replays the trace while reading it (as :func:`simulate_stream`)."""
+    return RunResult.from_json(
+        _core.run_file(
+            _args.path("path", path), _args.dotted_settings("set", set), _args.flag("stream", stream)
+        )
+    )

@@ -181,11 +181,16 @@ fn parse_bytes(py: Python<'_>, field: &str, text: &str, page_bytes: u64) -> PyRe
     }
 }
 
-/// Runs a whole TOML run file (trace, sim, devices); the result is JSON.
+/// Runs a whole TOML run file (trace, sim, devices) with `set` (`DOTTED.KEY=VALUE`) over it,
+/// replaying the trace as it is read when `stream`; the result is JSON.
 #[pyfunction]
-fn run_file(py: Python<'_>, path: PathBuf) -> PyResult<String> {
+#[pyo3(signature = (path, set = Vec::new(), stream = false))]
+fn run_file(py: Python<'_>, path: PathBuf, set: Vec<String>, stream: bool) -> PyResult<String> {
     let r = detach(py, move || {
-        let (rf, cat, opts) = RunFile::load(&path)?;
+        let (rf, cat, opts) = RunFile::load_with(&path, &set)?;
+        if stream {
+            return mobmem_core::simulate_stream(&rf.trace.path, &opts, &rf.sim, &cat);
+        }
         let t = mobmem_core::read_trace(&rf.trace.path, &opts)?;
         let stats = t.stats(rf.sim.page_size);
         mobmem_core::simulate(&t, &stats, &rf.sim, &cat)

@@ -95,6 +95,37 @@ def sim_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+_GIVEN = "_given_flags"
+_RECORDING: dict[type, type] = {}
+
+
+def record_given(p: argparse.ArgumentParser) -> None:
+    """Makes ``p``'s options note when they are given on the command line (``given(args)``), so
+    that a flag given over a config file wins over it even when it names the default's value."""
+    for a in p._actions:
+        if not a.option_strings or a.dest == "help":
+            continue
+        cls = type(a)
+        if cls not in _RECORDING:
+
+            def call(self, parser, namespace, values, option_string=None, _base=cls):
+                seen = getattr(namespace, _GIVEN, None)
+                if seen is None:
+                    seen = set()
+                    setattr(namespace, _GIVEN, seen)
+                seen.add(self.dest)
+                _base.__call__(self, parser, namespace, values, option_string)
+
+            _RECORDING[cls] = type(f"Given{cls.__name__}", (cls,), {"__call__": call})
+        a.__class__ = _RECORDING[cls]
+    p.set_defaults(**{_GIVEN: None})
+
+
+def given(args: argparse.Namespace) -> set[str]:
+    """The options given on the command line (by ``dest``) of a parser under ``record_given``."""
+    return set(getattr(args, _GIVEN, None) or ())
+
+
 def tiers_of(args: argparse.Namespace) -> dict[str, Any] | None:
     """The tiers the flags ask for; None when no tier flag is given (flat memory)."""
     given = {

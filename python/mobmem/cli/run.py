@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ..errors import MobmemError
-from ._common import add_sim_args, add_trace_args, open_trace, params, sim_overrides
+from ..errors import ConfigError, MobmemError
+from ._common import add_sim_args, add_trace_args, given, open_trace, params, record_given, sim_overrides
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,34 +131,77 @@ def _tier_rows(tm: dict[str, Any] | None) -> list[tuple[str, str]]:
     return rows
 
 
+#: The trace flags and the run file's `[trace]` keys they set.
+_TRACE_KEYS = {"trace": "path", "format": "format", "skip_bad_lines": "skip_bad_lines", "procs": "procs"}
+
+
+def _flag_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The flags given on the command line as dotted settings (``sim.policy``), then ``--set``'s:
+    what goes over a run file's own."""
+    g = given(args)
+    out: dict[str, Any] = {f"trace.{k}": getattr(args, d) for d, k in _TRACE_KEYS.items() if d in g}
+    for knob in ("policy", "memory"):
+        if knob in g:
+            out[f"sim.{knob}"] = getattr(args, knob)
+    out.update({f"sim.params.{k}": v for k, v in params(args.param).items()})
+    out.update({f"sim.{k}": v for k, v in sim_overrides(args).items()})
+    out.update(params(args.set, "--set"))
+    return out
+
+
+def _nested(settings: dict[str, Any]) -> dict[str, Any]:
+    """``--set``'s ``sim.KEY=VALUE`` settings as a config's (nested) fields, for a run without a
+    run file."""
+    out: dict[str, Any] = {}
+    for key, v in settings.items():
+        parts = key.split(".")
+        if parts[0] != "sim" or len(parts) < 2 or not all(parts):
+            raise ConfigError(
+                f"--set {key}={v}: without --config only sim.KEY settings apply (the trace is --trace)",
+                "--set",
+            )
+        cur = out
+        for part in parts[1:-1]:
+            nxt = cur.setdefault(part, {})
+            if not isinstance(nxt, dict):
+                raise ConfigError(f"--set {key}={v}: {part} is a value, not a table", "--set")
+            cur = nxt
+        cur[parts[-1]] = v
+    return out
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from ..api import RunResult, run_file, simulate, simulate_stream
 
     if args.config:
-        r: RunResult = run_file(args.config)
-    elif args.stream:
-        if not args.trace:
-            raise MobmemError("no trace given (--trace FILE)")
-        r = simulate_stream(
-            args.trace,
-            format=args.format,
-            skip_bad_lines=args.skip_bad_lines,
-            procs=args.procs,
-            policy=args.policy,
-            memory=args.memory,
-            params=params(args.param),
-            devices=args.devices,
-            **sim_overrides(args),
-        )
+        if args.devices:
+            raise ConfigError(
+                "--devices with --config: define the devices in the run file ([devices.NAME])", "--devices"
+            )
+        r: RunResult = run_file(args.config, set=_flag_settings(args), stream=args.stream)
     else:
-        r = simulate(
-            open_trace(args),
-            policy=args.policy,
-            memory=args.memory,
-            params=params(args.param),
-            devices=args.devices,
+        # Flags first, then --set over them.
+        knobs: dict[str, Any] = {
+            "policy": args.policy,
+            "memory": args.memory,
+            "params": params(args.param),
             **sim_overrides(args),
-        )
+        }
+        for k, v in _nested(params(args.set, "--set")).items():
+            knobs[k] = {**knobs[k], **v} if isinstance(v, dict) and isinstance(knobs.get(k), dict) else v
+        if args.stream:
+            if not args.trace:
+                raise MobmemError("no trace given (--trace FILE)")
+            r = simulate_stream(
+                args.trace,
+                format=args.format,
+                skip_bad_lines=args.skip_bad_lines,
+                procs=args.procs,
+                devices=args.devices,
+                **knobs,
+            )
+        else:
+            r = simulate(open_trace(args), devices=args.devices, **knobs)
     if args.json:
         json.dump(r.to_dict(), sys.stdout, indent=2)
         print()
@@ -181,11 +224,22 @@ def add_parsers(sub: Any) -> None:
         help="frames, bytes (64MiB) or %% of the footprint",
     )
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="policy parameter (repeatable)")
-    p.add_argument("--config", help="a TOML run file ([trace], [sim], [devices.NAME]) instead of flags")
+    p.add_argument(
+        "--config",
+        help="a TOML run file ([trace], [sim], [devices.NAME]); flags given with it override its settings",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any setting by its dotted name, over the run file's and the flags' (sim.swap=ufs31, "
+        "sim.params.ain_ratio=0.3, trace.path=t.txt; repeatable)",
+    )
     p.add_argument(
         "--stream",
         action="store_true",
         help="replay while reading: memory bounded by the trace's pages, not its length (not opt)",
     )
     add_sim_args(p)
+    record_given(p)
     p.set_defaults(func=cmd_run)
