@@ -164,7 +164,7 @@ def test_a_sweep_killed_mid_write_loses_no_finished_run_and_repeats_none(tmp_pat
     p = experiment(tmp_path, f'[axes]\npolicy = ["lru", "clock"]\nmemory = [{sizes}]\n', trace=trace)
     exp = load(p)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mobmem.cli", "sweep", str(p), "--workers", "1", "--quiet"],
+        [sys.executable, "-m", "mobmem.cli", "sweep", str(p), "--threads", "1", "--quiet"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

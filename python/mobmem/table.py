@@ -2,26 +2,83 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
+#: The widest a table or note line may be: a terminal or a diff side by side.
+WIDTH = 100
 
-def render(headers: Sequence[str], rows: Sequence[Sequence[object]], title: str | None = None) -> str:
-    """Columns sized to their widest cell; the first column left-aligned, the others right."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+
+def render(
+    headers: Sequence[str], rows: Sequence[Sequence[object]], title: str | None = None, width: int = WIDTH
+) -> str:
+    """Columns sized to their widest cell; the first column left-aligned, the others right. A table
+    wider than ``width`` first breaks its headings over lines, then wraps its last column (text,
+    then left-aligned) onto lines of its own."""
+    heads = [str(h) for h in headers]
+    body = [[str(c) for c in r] for r in rows]
+    n = len(heads)
+    data = [max((len(r[i]) for r in body), default=0) for i in range(n)]
+    widths = [max(data[i], len(heads[i])) for i in range(n)]
+
+    def total(ws: list[int]) -> int:
+        return sum(ws) + 2 * (len(ws) - 1)
+
+    def before() -> int:
+        return total(widths[:-1]) + 2 if n > 1 else 0
+
+    head_lines = [[h] for h in heads]
+    # A long text column wraps first; headings break over lines only if the table is still too wide.
+    wrap_last = n > 1 and total(widths) > width and data[-1] > width - before() and width - before() >= 20
+    if wrap_last:
+        widths[-1] = max(width - before(), len(max(heads[-1].split(), key=len, default="")))
+        head_lines[-1] = textwrap.wrap(heads[-1], widths[-1]) or [""]
+    if total(widths) > width:
+        for i, h in enumerate(heads[: n - 1 if wrap_last else n]):
+            room = max(data[i], max((len(w) for w in h.split()), default=0))
+            head_lines[i] = textwrap.wrap(h, room, break_on_hyphens=False) or [""]
+            widths[i] = max(data[i], max(len(x) for x in head_lines[i]))
 
     def line(r: list[str]) -> str:
         return "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
+            c.ljust(w) if i == 0 or (wrap_last and i == n - 1) else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
 
     out = []
     if title:
         out.append(title)
-    out.append(line(cells[0]))
+    depth = max(len(h) for h in head_lines)
+    for k in range(depth):
+        # Headings sit on the last lines, above the rule.
+        out.append(line([h[k - depth + len(h)] if k >= depth - len(h) else "" for h in head_lines]))
     out.append("  ".join("-" * w for w in widths))
-    out.extend(line(r) for r in cells[1:])
+    for r in body:
+        last = textwrap.wrap(r[-1], widths[-1], break_on_hyphens=False) or [""] if wrap_last else [r[-1]]
+        out.append(line([*r[:-1], last[0]]))
+        out.extend(" " * before() + x for x in last[1:])
     return "\n".join(out)
+
+
+def wrap(parts: Sequence[str], sep: str, width: int = WIDTH) -> str:
+    """A heading of ``parts`` joined by ``sep``, each part kept whole: a part that would pass
+    ``width`` starts a new line, indented."""
+    lines = [parts[0]] if parts else []
+    for part in parts[1:]:
+        if len(lines[-1]) + len(sep) + len(part) <= width:
+            lines[-1] += sep + part
+        else:
+            lines[-1] += sep.rstrip()
+            lines.append("  " + part)
+    return "\n".join(lines)
+
+
+def note(name: str, text: str, width: int = WIDTH) -> str:
+    """``  name: text`` wrapped to ``width``, its continuation lines under the text."""
+    head = f"  {name}: "
+    return textwrap.fill(
+        text, width, initial_indent=head, subsequent_indent=" " * min(len(head), 12), break_on_hyphens=False
+    )
 
 
 def num(v: float | int) -> str:

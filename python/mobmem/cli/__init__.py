@@ -80,7 +80,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="mobmem", description="Trace-driven simulator of a smartphone's memory system."
     )
     ap.add_argument("--version", action="version", version=f"mobmem {__version__}")
-    sub = ap.add_subparsers(dest="command", required=True)
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for name in modules:
         importlib.import_module(f"{__name__}.{name}").add_parsers(sub)
@@ -92,7 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # The command is the first word that is not an option (the top level's options take no value).
     command = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(command).parse_args(argv)
+    parser = build_parser(command)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # An unknown flag is the command's usage error: its own usage, not the top level's.
+        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        subs.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args))
     except MobmemError as e:

@@ -176,7 +176,37 @@ def seconds(s: str) -> float:
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):
-    """Help that shows each flag's default, unless its text already says what happens without it."""
+    """Help that shows each flag's default, unless its text already says what happens without it,
+    at most 100 columns wide: a description's long lines are wrapped, its indented lines (examples)
+    kept as written."""
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ):
+        import shutil
+
+        cols = width if width is not None else shutil.get_terminal_size().columns - 2
+        super().__init__(prog, indent_increment, max_help_position, min(cols, 100))
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        out: list[str] = []
+        for line in text.splitlines():
+            if len(indent) + len(line) > width:
+                lead = line[: len(line) - len(line.lstrip())]
+                out.extend(
+                    textwrap.wrap(
+                        line,
+                        width - len(indent),
+                        subsequent_indent=lead,
+                        break_on_hyphens=False,
+                        break_long_words=False,
+                    )
+                )
+            else:
+                out.append(line)
+        return "\n".join(indent + x for x in out)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def compare_tables(runs, policies: list[str], memories: list[str]) -> str:
     """The policies × sizes tables of ``mobmem compare``: faults and I/O time, each with its ratio to
     CLOCK at the same size (or to the first policy when CLOCK is not in the grid), then OPT's gap."""
-    from ..table import num, ratio, render
+    from ..table import num, ratio, render, wrap
 
     by = {(r.policy, r.memory): r for r in runs}
     mem_labels = [by[(policies[0], m)].memory for m in memories] if runs else []
@@ -25,8 +25,13 @@ def compare_tables(runs, policies: list[str], memories: list[str]) -> str:
     t = runs[0].trace
     cfg = runs[0].config
     out.append(
-        f"trace {t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages"
-        f"; swap {cfg['swap']['name']}, storage {cfg['storage']['name']}"
+        wrap(
+            [
+                f"trace {t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages",
+                f"swap {cfg['swap']['name']}, storage {cfg['storage']['name']}",
+            ],
+            "; ",
+        )
     )
     frames = ", ".join(f"{m} = {num(by[(policies[0], m)].frames)}" for m in mem_labels)
     out.append(f"memory in frames: {frames}")
@@ -98,7 +103,11 @@ def add_parsers(sub: Any) -> None:
 
     grid_defaults = schema()["grid"]
     p.add_argument(
-        "--policies", default=",".join(grid_defaults["policies"]), help="policies, comma-separated"
+        "--policies",
+        "--policy",
+        dest="policies",
+        default=",".join(grid_defaults["policies"]),
+        help="policies, comma-separated",
     )
     p.add_argument(
         "--memory", "-m", default=",".join(grid_defaults["memories"]), help="memory sizes, comma-separated"

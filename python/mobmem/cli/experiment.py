@@ -16,7 +16,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         need("dask.distributed", "--dask")
 
     exp = load(args.experiment)
-    out = sweep(exp, workers=args.workers, dask=args.dask, progress=not args.quiet)
+    out = sweep(exp, workers=args.threads, dask=args.dask, progress=not args.quiet)
     if args.json:
         print(json.dumps(out))
     else:
@@ -107,7 +107,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("sweep", help="run an experiment file's runs that are not stored yet")
     p.add_argument("experiment", help="experiment file (TOML; docs/EXPERIMENTS.md)")
-    p.add_argument("--workers", type=int, default=0, help="local worker processes (0: all cores)")
+    p.add_argument(
+        "--threads",
+        "--workers",
+        dest="threads",
+        type=int,
+        default=0,
+        help="runs at once, each in a local worker process (0: all cores)",
+    )
     p.add_argument(
         "--dask", metavar="ADDRESS", help="run on Dask: 'local' (a LocalCluster) or a scheduler address"
     )

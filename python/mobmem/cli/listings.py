@@ -11,12 +11,21 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def dump(data: Any) -> int:
+    """Prints ``data`` as JSON (a listing's ``--json``)."""
+    json.dump(data, sys.stdout, indent=2)
+    print()
+    return 0
+
+
 def cmd_policies(args: argparse.Namespace) -> int:
     from ..api import hybrid_policies, policies
     from ..table import render
 
     rows = [(n, "flat or tiers", d) for n, d in sorted(policies().items())]
     rows += [(n, "tiers only", d) for n, d in sorted(hybrid_policies().items())]
+    if args.json:
+        return dump([{"policy": n, "memory": m, "description": d} for n, m, d in rows])
     print(render(("policy", "memory", "description"), rows))
     return 0
 
@@ -25,6 +34,8 @@ def cmd_formats(args: argparse.Namespace) -> int:
     from .. import _core
     from ..table import render
 
+    if args.json:
+        return dump([{"format": n, "description": d, "writable": w} for n, d, w in _core.trace_formats()])
     print(
         render(
             ("format", "description", "writable"),
@@ -36,14 +47,12 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 def cmd_devices(args: argparse.Namespace) -> int:
     from ..api import devices, swap_backends, tiers
-    from ..table import num, render
+    from ..table import note, num, render
 
     ds = devices(args.devices)
     ts = tiers(args.devices)
     if args.json:
-        json.dump({"devices": ds, "tiers": ts}, sys.stdout, indent=2)
-        print()
-        return 0
+        return dump({"devices": ds, "tiers": ts})
     rows = [
         (
             n,
@@ -61,13 +70,15 @@ def cmd_devices(args: argparse.Namespace) -> int:
     print(render(heads, rows))
     for n, d in ds.items():
         if d["source"]:
-            print(f"  {n}: {d['source']}")
+            print(note(n, d["source"]))
         if d.get("backend_params"):
-            print(f"  {n} {d['backend']}: " + ", ".join(f"{k} = {v}" for k, v in d["backend_params"].items()))
+            print(
+                note(f"{n} {d['backend']}", ", ".join(f"{k} = {v}" for k, v in d["backend_params"].items()))
+            )
     print()
     print("swap backends (a device's `backend`):")
     for n, desc in swap_backends().items():
-        print(f"  {n}: {desc}")
+        print(note(n, desc))
     print()
     rows = [
         (
@@ -95,14 +106,16 @@ def cmd_devices(args: argparse.Namespace) -> int:
     print(render(heads, rows))
     for n, t in ts.items():
         if t["source"]:
-            print(f"  {n}: {t['source']}")
+            print(note(n, t["source"]))
     return 0
 
 
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("policies", help="list the registered policies")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_policies)
     p = sub.add_parser("formats", help="list the registered trace formats")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_formats)
     p = sub.add_parser("devices", help="list device models")
     p.add_argument("--devices", help="TOML file with extra device models")

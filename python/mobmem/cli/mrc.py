@@ -128,7 +128,7 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     if args.check and not sample:
         raise ConfigError("--check measures a sample's error: give --sample or --sample-size", "check")
     lines = []
-    for p in names("policy", args.policy):
+    for p in names("policies", args.policies):
         if sample:
             lines.append(_sampled_line(t, p, args))
         elif p in mrc.exact_policies():
@@ -187,7 +187,13 @@ def add_parsers(sub: Any) -> None:
         "mrc", help="a policy's miss-ratio curve: exact in one pass (lru, opt), or from a sample (any policy)"
     )
     p.add_argument("--trace", "-t", required=True, help="page trace")
-    p.add_argument("--policy", default="lru", help="policies, comma-separated (default lru)")
+    p.add_argument(
+        "--policies",
+        "--policy",
+        dest="policies",
+        default="lru",
+        help="policies, comma-separated (default lru)",
+    )
     p.add_argument("--points", type=int, default=20, help="sizes in the table, log-spaced (default 20)")
     p.add_argument("--all", action="store_true", help="every size in the table")
     p.add_argument(

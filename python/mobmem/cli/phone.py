@@ -48,7 +48,7 @@ def usage_config(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_phone(args: argparse.Namespace) -> int:
     from ..phone import simulate_phone
-    from ..table import num, render, seconds
+    from ..table import num, render, seconds, wrap
     from ._common import params
 
     overrides = params(args.set, "--set")
@@ -85,10 +85,18 @@ def cmd_phone(args: argparse.Namespace) -> int:
     lay = c["layout"]
     mib = p["page_size"] / 1048576
     print(
-        f"phone {c['name']}: {p['dram']} DRAM, {lay['frames'] * mib:.0f} MiB usable, swap {p['swap']}"
-        + (f" ({lay['swap_pages'] * mib:.0f} MiB)" if p["swap"] != "off" else "")
-        + f", storage {p['storage']}, policy {p['policy']}, killer {p['killer']}"
-        + (f", swap admission {p['swap_admission']}" if p["swap_admission"] != "all" else "")
+        wrap(
+            [
+                f"phone {c['name']}: {p['dram']} DRAM",
+                f"{lay['frames'] * mib:.0f} MiB usable",
+                f"swap {p['swap']}" + (f" ({lay['swap_pages'] * mib:.0f} MiB)" if p["swap"] != "off" else ""),
+                f"storage {p['storage']}",
+                f"policy {p['policy']}",
+                f"killer {p['killer']}",
+                *([f"swap admission {p['swap_admission']}"] if p["swap_admission"] != "all" else []),
+            ],
+            ", ",
+        )
     )
     print(
         f"usage {r.raw['usage_path']}: {u['launches']} launches of {u['distinct_apps']} apps,"
@@ -190,7 +198,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
 
 def cmd_phones(args: argparse.Namespace) -> int:
     from ..phone import phones
-    from ..table import render
+    from ..table import note, render
 
     ps = phones(args.phones)
     if args.json:
@@ -203,7 +211,7 @@ def cmd_phones(args: argparse.Namespace) -> int:
     ]
     print(render(("phone", "DRAM", "reserved", "swap", "storage", "policy", "killer"), rows))
     for n, p in ps.items():
-        print(f"  {n}: {p['description']}")
+        print(note(n, p["description"]))
     return 0
 
 
@@ -236,6 +244,14 @@ def cmd_admissions(args: argparse.Namespace) -> int:
     from ..phone import swap_admissions
     from ..table import render
 
+    if args.json:
+        json.dump(
+            [{"swap_admission": n, "description": d} for n, d in swap_admissions().items()],
+            sys.stdout,
+            indent=2,
+        )
+        print()
+        return 0
     print(render(("swap admission", "description"), list(swap_admissions().items())))
     return 0
 
@@ -294,6 +310,7 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=cmd_phones)
 
     p = sub.add_parser("admissions", help="list the swap admissions (which pages may go to swap)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_admissions)
     p = sub.add_parser("apps", help="list the app catalog")
     p.add_argument("--apps", help="TOML file with more apps")

@@ -15,15 +15,18 @@ if TYPE_CHECKING:
 
 
 def _print_run(r, out) -> None:
-    from ..table import num, render, seconds
+    from ..table import num, render, seconds, wrap
 
     m = r.meters
     io = m["io"]
     t = r.trace
-    head = (
-        f"{t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages"
-        f" | policy {r.policy}, memory {r.memory} = {num(r.frames)} frames"
-        f" | swap {r.config['swap']['name']}, storage {r.config['storage']['name']}"
+    head = wrap(
+        [
+            f"{t['path']} ({t['format']}): {num(t['accesses'])} accesses, {num(t['distinct_pages'])} pages",
+            f"policy {r.policy}, memory {r.memory} = {num(r.frames)} frames",
+            f"swap {r.config['swap']['name']}, storage {r.config['storage']['name']}",
+        ],
+        " | ",
     )
     rows = [
         ("accesses", num(m["accesses"])),
