@@ -420,7 +420,7 @@ def run_api(work: Path, data: bytes, limits: Limits, rng: random.Random) -> Outc
 def experiment_seeds() -> list[bytes]:
     return [
         b'[experiment]\nname = "s"\ntrace = "t.txt.zst"\n[base]\nmemory = "10%"\nparams.aout_ratio = 0.5\n'
-        b'[axes]\npolicy = ["2q"]\n"params.ain_ratio" = [0.1, 0.9]\nseed = [1, 2]\n',
+        b'[axes]\npolicy = ["2q"]\n"params.ain_ratio" = [0.1, 0.9]\nseed = [1]\n',
         b'[experiment]\ntraces = ["t.txt.zst", "s.txt.zst"]\n[axes]\npolicy = ["lru", "clock", "arc"]\n'
         b'memory = ["5%", "25%"]\n[baselines]\nlru = { policy = "lru" }\n',
         b'[experiment]\nusage = "u.csv"\n[base]\nphone = "nexus5"\n[axes]\nswap = ["off", "zram-lz4"]\nseed = [1]\n',

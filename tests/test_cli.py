@@ -313,3 +313,41 @@ def test_output_fits_100_columns(monkeypatch):
     from mobmem.phone import swap_admissions
 
     assert all(" ".join(d.split()) in flat for d in swap_admissions().values())
+
+
+def test_progress_on_a_terminal_only(monkeypatch):
+    """A long command draws `label: N runs, T s` on a terminal's stderr, redrawn while it works and
+    cleared at the end; on a pipe or a file, nothing."""
+    import io
+    import time
+
+    from mobmem.progress import ticker
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    done = [0]
+    tty = Terminal()
+    monkeypatch.setattr("sys.stderr", tty)
+    with ticker("reproduce x", lambda: done[0], every_s=0.02):
+        for _ in range(5):
+            done[0] += 7
+            time.sleep(0.05)
+    drawn = tty.getvalue()
+    assert "reproduce x: " in drawn and " runs, " in drawn and drawn.endswith("\r\x1b[K")
+    counts = [int(x.split(" runs")[0]) for x in drawn.split("reproduce x: ")[1:]]
+    assert counts == sorted(counts) and counts[-1] >= 14
+    pipe = io.StringIO()
+    monkeypatch.setattr("sys.stderr", pipe)
+    with ticker("reproduce x", lambda: 1, every_s=0.01):
+        time.sleep(0.05)
+    assert pipe.getvalue() == ""
+
+
+def test_written_files_are_named(tmp_path):
+    """--plot and --report say which file they wrote (on stderr: stdout stays the tables)."""
+    pytest.importorskip("matplotlib")
+    svg = tmp_path / "m.svg"
+    p = cli("mrc", "-t", str(DATA / "sqlite_60k.txt.zst"), "--plot", str(svg))
+    assert svg.stat().st_size > 0 and f"plot: wrote {svg}" in p.stderr and str(svg) not in p.stdout

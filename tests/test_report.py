@@ -69,7 +69,7 @@ def test_experiment_report_in_a_headless_browser(tmp_path):
     exp = tmp_path / "exp.toml"
     exp.write_text(
         f'[experiment]\nname = "r"\ntrace = "{SQLITE}"\n[axes]\npolicy = ["lru", "clock", "opt"]\n'
-        'memory = ["5%", "25%"]\nseed = [1, 2]\n[baselines]\nlru = { policy = "lru" }\n'
+        'memory = ["5%", "25%"]\n[baselines]\nlru = { policy = "lru" }\n'
     )
     cli("sweep", str(exp), "--quiet", "--workers", "1")
     page = tmp_path / "report.html"

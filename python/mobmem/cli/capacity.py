@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from ..progress import wrote
+
 
 def cmd_phone_curve(args: argparse.Namespace) -> int:
     from .. import capacity
@@ -56,8 +58,8 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
             )
             for r in rows
         ]
-        heads = ["swap", "DRAM", "cold / launches", "cold %", "kills", "live apps: mean / most"]
-        heads += ["mean launch (ms)", "swap-ins (pages)", "flash written (MB)"]
+        heads = ["swap", "DRAM", "cold/launches", "cold %", "kills", "live mean/most"]
+        heads += ["launch ms", "swap-in pages", "flash MB"]
         print(render(heads, table, title=f"{args.phone}: capacity against DRAM"))
         if need is not None:
             for s, d in need.items():
@@ -72,6 +74,7 @@ def cmd_phone_curve(args: argparse.Namespace) -> int:
 
         fig = plots.capacity(rows, f"{args.phone}: capacity against DRAM")
         html.write_via(args.plot, lambda tmp: fig.savefig(tmp, format=args.plot.rsplit(".", 1)[-1]))
+        wrote("plot", args.plot)
     return 0
 
 

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from ..progress import wrote
+
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .._optional import need
@@ -100,7 +102,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..report.experiment import build
 
     html.write(args.output, build(args.experiment))
-    print(f"report: {args.output}")
+    wrote("report", args.output)
     return 0
 
 

@@ -8,6 +8,8 @@ import json
 import time
 from typing import Any
 
+from ..progress import wrote
+
 
 def _points(footprint: int, n: int) -> list[int]:
     """About ``n`` sizes from 1 frame to the footprint, spaced evenly on a log scale."""
@@ -179,6 +181,7 @@ def cmd_mrc(args: argparse.Namespace) -> int:
         ]
         fig = plots.miss_ratio_curve(recs)
         html.write_via(args.plot, lambda tmp: fig.savefig(tmp, format=args.plot.rsplit(".", 1)[-1]))
+        wrote("plot", args.plot)
     return 0
 
 

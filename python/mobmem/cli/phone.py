@@ -192,7 +192,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
                 launch_rows,
             )
         )
-    print(f"\n({seconds(r.wall_time_s)})")
+    print(f"\nsimulated in {seconds(r.wall_time_s)} of wall time")
     return 0
 
 

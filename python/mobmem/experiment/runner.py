@@ -24,7 +24,14 @@ from typing import Any
 
 from .store import Store
 
-_STATE: dict[str, Any] = {"store": None, "name": "", "ran": 0, "reused": 0, "moves": {}}
+_STATE: dict[str, Any] = {"store": None, "name": "", "ran": 0, "reused": 0, "moves": {}, "made": 0}
+
+
+def runs_made() -> int:
+    """Runs the reproductions have asked for in this process (stored or made): their progress."""
+    return int(_STATE["made"])
+
+
 #: Runs per thread in one batch (each batch is stored when it returns).
 BATCH_PER_THREAD = 2
 
@@ -330,6 +337,7 @@ def _named(job: dict[str, Any]) -> dict[str, Any]:
 def _phone_grid(jobs: list[dict[str, Any]], threads: int, phones: Any, apps: Any, devices: Any) -> list[Any]:
     from .. import phone as ph
 
+    _STATE["made"] += len(jobs)
     if _STATE["store"] is None:
         return list(ph.phone_grid(jobs, threads=threads, phones=phones, apps=apps, devices=devices))
     files = [f for f in (phones, apps, devices) if f is not None]
@@ -369,6 +377,7 @@ def run_configs(
 def _run_configs(trace: Any, configs: Sequence[Mapping[str, Any]], devices: Any, threads: int) -> list[Any]:
     from .. import api
 
+    _STATE["made"] += len(configs)
     if _STATE["store"] is None:
         return api.run_configs(trace, configs, devices=devices, threads=threads)
     t = api._as_trace(trace)

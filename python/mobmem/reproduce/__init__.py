@@ -58,14 +58,19 @@ def run(name: str, args: argparse.Namespace) -> int:
         from .._optional import need
 
         need("matplotlib.pyplot", "--report")
-    if getattr(args, "store", None):
-        from ..experiment.runner import stored
+    from ..experiment.runner import runs_made, stored
+    from ..progress import ticker, wrote
 
-        with stored(args.store, name) as counts:
+    with ticker(f"reproduce {name}", runs_made):
+        if getattr(args, "store", None):
+            with stored(args.store, name) as counts:
+                res = _judged(name, args)
+                print(
+                    f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused",
+                    file=sys.stderr,
+                )
+        else:
             res = _judged(name, args)
-            print(f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused", file=sys.stderr)
-    else:
-        res = _judged(name, args)
     text = report(name, res)
     if args.json:
         json.dump(res, sys.stdout, indent=1)
@@ -77,6 +82,7 @@ def run(name: str, args: argparse.Namespace) -> int:
         from ..report.reproduction import build
 
         html.write(args.report, build(name, mod, res, text))
+        wrote("report", args.report)
     return 0
 
 

@@ -293,14 +293,19 @@ def main(args: argparse.Namespace) -> int:
         from .._optional import need
 
         need("matplotlib.pyplot", "--report")
-    if args.store:
-        from ..experiment.runner import stored
+    from ..experiment.runner import runs_made, stored
+    from ..progress import ticker, wrote
 
-        with stored(args.store, "scoreboard") as counts:
+    with ticker("reproduce scoreboard", runs_made):
+        if args.store:
+            with stored(args.store, "scoreboard") as counts:
+                b = board(names, with_sensitivity=args.sensitivity)
+                print(
+                    f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused",
+                    file=sys.stderr,
+                )
+        else:
             b = board(names, with_sensitivity=args.sensitivity)
-            print(f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused", file=sys.stderr)
-    else:
-        b = board(names, with_sensitivity=args.sensitivity)
     out = view.text(b, rows=args.claims)
     if args.json:
         json.dump(b, sys.stdout, indent=1)
@@ -311,4 +316,5 @@ def main(args: argparse.Namespace) -> int:
         from ..report import html
 
         html.write(args.report, view.report_html(b))
+        wrote("report", args.report)
     return 0
