@@ -148,8 +148,9 @@ def test_sweep_stores_every_run_once_and_matches_a_direct_run(tmp_path):
     # Relative figures against a named baseline: the same run with the baseline's values.
     p.write_text(p.read_text() + '[baselines]\nlru = { policy = "lru" }\n')
     rel = relative(p, "lru", "faults")
-    by = {(r["policy"], r["memory"]): r["faults"] for r in rel}
-    for r in rel:
+    assert isinstance(rel, pd.DataFrame) and list(rel.columns[:3]) == list(load_results(p).columns[:3])
+    by = {(r["policy"], r["memory"]): r["faults"] for r in rel.to_dict("records")}
+    for r in rel.to_dict("records"):
         assert r["faults / lru"] == pytest.approx(r["faults"] / by[("lru", r["memory"])])
     with pytest.raises(ConfigError, match="no baseline 'fifo'"):
         relative(p, "fifo", "faults")
@@ -187,14 +188,54 @@ def test_a_corrupted_store_is_an_error_naming_it(tmp_path):
     assert e.returncode == 4 and str(store) in e.stderr and "Traceback" not in e.stderr
 
 
+def _script(tmp_path: Path, p: Path, how: str) -> subprocess.CompletedProcess[str]:
+    """The documented call in a plain script, without an ``if __name__ == "__main__":`` guard,
+    warnings as errors."""
+    script = tmp_path / "plain.py"
+    script.write_text(
+        "from mobmem.experiment import load, sweep\n"
+        f"print(sweep(load({str(p)!r}), workers=2, progress=False{how})['ran'])\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-W", "error", str(script)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
+
+
+def test_a_plain_script_sweeps_without_a_main_guard(tmp_path):
+    """Worker processes start without the caller's script: `sweep(load(...), workers=2)` at a
+    script's top level runs once, not again in every worker."""
+    p = experiment(tmp_path, '[axes]\npolicy = ["lru", "clock"]\nmemory = ["5%", "25%"]\n')
+    r = _script(tmp_path, p, "")
+    assert r.returncode == 0 and r.stdout.split() == ["4"], r.stderr[-2000:]
+
+
 def test_dask_local_cluster_runs_the_same_sweep(tmp_path):
     pytest.importorskip("dask.distributed")
+    import socket
+
     p = experiment(tmp_path, '[axes]\npolicy = ["lru", "clock"]\nmemory = ["5%", "25%"]\n')
-    out = json.loads(cli("sweep", str(p), "--dask", "local", "--workers", "2", "--json", "--quiet").stdout)
+    out = json.loads(cli("sweep", str(p), "--dask", "local", "--threads", "2", "--json", "--quiet").stdout)
     assert out["ran"] == 4
     for r in records(p):
         direct = mobmem.simulate(SQLITE, policy=r["policy"], memory=r["memory"])
         assert r["faults"] == direct.faults
+    # With Dask's usual dashboard port taken, from a plain script: still runs, warns of nothing.
+    busy = socket.socket()
+    try:
+        busy.bind(("127.0.0.1", 8787))
+        busy.listen()
+    except OSError:
+        pass  # taken already: the case itself
+    try:
+        p2 = experiment(tmp_path, '[axes]\npolicy = ["arc"]\nmemory = ["5%", "25%"]\n', name="d.toml")
+        r = _script(tmp_path, p2, ", dask='local'")
+        assert r.returncode == 0 and r.stdout.split() == ["2"], r.stderr[-2000:]
+    finally:
+        busy.close()
 
 
 def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise():

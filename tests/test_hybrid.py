@@ -324,3 +324,25 @@ def test_without_promotion_a_flat_policy_keeps_its_hit_ratio_and_migrates_less()
     assert down.to_dict()["config"]["tiers"]["promote_on_hit"] is False
     with pytest.raises(mobmem.ConfigError, match="promote_on_hit"):
         mobmem.simulate(t, policy="fg-aware", memory="30%", tiers={**tiers, "promote_on_hit": False})
+
+
+def test_compute_takes_python_values():
+    """`reproduce.compute` takes Python values (a list for a comma-separated flag, numbers), checked
+    as the command line's are."""
+    from mobmem import reproduce
+    from mobmem.errors import ConfigError
+
+    as_python = reproduce.compute(
+        "hybrid", scale=0.005, memory=[20, 50], workloads=["balanced"], echo_test=False
+    )
+    as_words = reproduce.compute(
+        "hybrid", scale="0.005", memory="20,50", workloads="balanced", echo_test=False
+    )
+    assert as_python["workloads"] == as_words["workloads"]
+    assert sorted(as_python["workloads"]["balanced"]["memory"]) == [20, 50]
+    with pytest.raises(ConfigError, match="scale"):
+        reproduce.compute("hybrid", scale="lots")
+    with pytest.raises(ConfigError, match="elapsed"):
+        reproduce.compute("hybrid", elapsed="wall-clock")
+    with pytest.raises(ConfigError, match="unknown parameter 'memroy'"):
+        reproduce.compute("hybrid", memroy=[10])

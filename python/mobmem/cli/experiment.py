@@ -31,7 +31,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_results(args: argparse.Namespace) -> int:
     from .._optional import need
-    from ..experiment import records, relative
+    from ..experiment import records, relative_records
     from ..table import num, render
 
     if args.parquet:  # checked before the work, not after it
@@ -40,7 +40,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     extra: list[str] = []
     if args.relative:
         base, _, metric = args.relative.partition(":")
-        recs = relative(args.experiment, base, metric or "io_total_ns")
+        recs = relative_records(args.experiment, base, metric or "io_total_ns")
         extra = [f"{metric or 'io_total_ns'} / {base}"]
     else:
         recs = records(args.experiment)

@@ -15,7 +15,18 @@ from .store import BATCH, Store
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Experiment", "Progress", "Run", "Store", "load", "load_results", "records", "relative", "sweep"]
+__all__ = [
+    "Experiment",
+    "Progress",
+    "Run",
+    "Store",
+    "load",
+    "load_results",
+    "records",
+    "relative",
+    "relative_records",
+    "sweep",
+]
 
 
 def records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -57,10 +68,18 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     return pd.DataFrame(records(path))
 
 
-def relative(path: str | os.PathLike[str], baseline: str, metric: str) -> list[dict[str, Any]]:
-    """The stored runs with ``METRIC / BASELINE``: each run's ``metric`` over that of the run with
-    the same axes but the baseline's values (``[baselines]`` in the experiment file); None where
-    that run is not stored or its value is 0."""
+def relative(path: str | os.PathLike[str], baseline: str, metric: str) -> pd.DataFrame:
+    """The stored runs as a DataFrame (as :func:`load_results`) with a column ``METRIC / BASELINE``:
+    each run's ``metric`` over that of the run with the same axes but the baseline's values
+    (``[baselines]`` in the experiment file); None where that run is not stored or its value is 0."""
+    from .._optional import need
+
+    pd = need("pandas", "a DataFrame")
+    return pd.DataFrame(relative_records(path, baseline, metric))
+
+
+def relative_records(path: str | os.PathLike[str], baseline: str, metric: str) -> list[dict[str, Any]]:
+    """:func:`relative`'s rows as records (one dict per run), without pandas."""
     from .._args import text
 
     exp = load(path)

@@ -13,6 +13,7 @@ import sys
 import time
 from array import array
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any, TextIO
 
@@ -76,6 +77,24 @@ class Progress:
             flush()
 
 
+@contextmanager
+def _main_script_hidden() -> Iterator[None]:
+    """While inside, ``__main__`` is an empty module. A spawned worker starts by importing the
+    parent's ``__main__`` script (or ``-m`` module) again; a script that calls ``sweep`` without an
+    ``if __name__ == "__main__":`` guard would then sweep again in every worker (and fail). The
+    workers need only mobmem (``run_task`` and plain dicts), so they are started without it: a pool
+    starts its processes in ``submit``, which runs inside this."""
+    import types
+
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
 def _local(tasks: Iterable[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
     from .worker import run_task
 
@@ -99,7 +118,8 @@ def _local(tasks: Iterable[dict[str, Any]], workers: int) -> Iterator[dict[str, 
     try:
         while True:
             for t in it:
-                pending.add(ex.submit(run_task, t))
+                with _main_script_hidden():
+                    pending.add(ex.submit(run_task, t))
                 if len(pending) >= workers * (1 + AHEAD):
                     break
             if not pending:
@@ -129,9 +149,15 @@ def _dask(tasks: Iterable[dict[str, Any]], address: str, workers: int) -> Iterat
     )
     from .worker import die_with_parent, run_task
 
-    cluster = (
-        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) if address == "local" else None
-    )
+    cluster = None
+    if address == "local":
+        # The scheduler's HTTP server (dashboard, health checks) on a free port: its default 8787
+        # may be taken. Its worker processes start here, without the caller's script (as the local
+        # pool's).
+        with _main_script_hidden():
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
     try:
         client = Client(cluster if cluster is not None else address, timeout="20s")
     except (OSError, ValueError, TimeoutError, AssertionError) as e:

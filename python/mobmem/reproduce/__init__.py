@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from . import a2s, dr_swap, emmc_swap, hybrid, spo_clock
 
@@ -86,12 +86,21 @@ def run(name: str, args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """A reproduction's flags for :func:`compute`: a value they refuse is a ConfigError, not an exit."""
+
+    def error(self, message: str) -> NoReturn:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"{self.prog}: {message}", "parameters")
+
+
 def _parser(name: str) -> argparse.ArgumentParser:
     from ..errors import ConfigError
 
     if not isinstance(name, str) or name not in REPRODUCTIONS:
         raise ConfigError(f"unknown reproduction {name!r}; known: {', '.join(REPRODUCTIONS)}", "name")
-    p = argparse.ArgumentParser(prog=f"mobmem reproduce {name}")
+    p = _Parser(prog=f"mobmem reproduce {name}")
     REPRODUCTIONS[name].add_arguments(p)
     return p
 
@@ -107,14 +116,44 @@ def compute(name: str, echo_test: bool = True, **overrides: Any) -> dict[str, An
     by keyword, the rest at their defaults; returns the result that ``--json`` prints, its claims
     judged (``echo_test=False`` skips the idle rerun, so no claim is found to be an echo). Unknown
     names raise :class:`~mobmem.ConfigError` naming them."""
+    p = _parser(name)
+    args = p.parse_args(_argv(name, p, overrides))
+    args.json = True
+    return _judged(name, args, echo_test)
+
+
+def _argv(name: str, p: argparse.ArgumentParser, overrides: dict[str, Any]) -> list[str]:
+    """``overrides`` (Python values: a list for a comma-separated flag or a repeated one, a bool
+    for a switch, numbers) as the command line the reproduction's parser reads, so that they are
+    checked as the command line's are."""
     from ..errors import ConfigError
 
-    values = params(name)
-    for k in overrides:
-        if k not in values:
-            raise ConfigError(f"{name}: unknown parameter {k!r}; known: {', '.join(values)}", k)
-    values.update(overrides)
-    return _judged(name, argparse.Namespace(json=True, **values), echo_test)
+    actions = {a.dest: a for a in p._actions if a.dest not in ("help", "json")}
+    argv: list[str] = []
+    for k, v in overrides.items():
+        a = actions.get(k)
+        if a is None:
+            raise ConfigError(f"{name}: unknown parameter {k!r}; known: {', '.join(actions)}", k)
+        flag = a.option_strings[0]
+        if isinstance(a, argparse._StoreTrueAction | argparse._StoreFalseAction):
+            if not isinstance(v, bool):
+                raise ConfigError(f"{name}: {k} must be True or False, got {v!r}", k)
+            if v != a.default:
+                argv.append(flag)
+        elif isinstance(a, argparse._AppendAction):
+            for x in [v] if isinstance(v, str) else list(v):
+                argv += [flag, _word(x)]
+        elif v is None:
+            if a.default is not None:
+                raise ConfigError(f"{name}: {k} must be given a value, got None", k)
+        else:
+            argv += [flag, ",".join(map(_word, v)) if isinstance(v, list | tuple) else _word(v)]
+    return argv
+
+
+def _word(v: Any) -> str:
+    """A Python value as a command line's word (``True`` as ``true``, numbers as written)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def report(name: str, result: dict[str, Any]) -> str:
