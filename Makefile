@@ -9,12 +9,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 
-.PHONY: install capture-deps report-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean records
+.PHONY: install wheel capture-deps report-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean records
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1" "matplotlib>=3.8" "pyarrow>=14"
+	$(BIN)/pip install --quiet "maturin>=1.7,<2" "pytest>=8" "hypothesis>=6" "pandas>=2" "ruff>=0.6" "zstandard>=0.22" "mypy>=1.10" "dask[distributed]>=2024.1" "matplotlib>=3.10" "pyarrow>=14"
 	touch $(STAMP)
 
 # Builds the Rust core and binding (release) into the virtualenv, editable. The package's modules
@@ -25,6 +25,13 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 	PIP_QUIET=1 VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
 	$(BIN)/python -m compileall -q python/mobmem >/dev/null
+
+# An installable wheel in $(WHEEL_DIR): the core built for release, the package and the data it
+# ships (mobmem/data: the demo's trace, the captures and the corpus). `pip install dist/*.whl`.
+WHEEL_DIR ?= dist
+wheel: $(STAMP)
+	$(BIN)/maturin build --release --quiet --interpreter $(abspath $(BIN))/python --out $(WHEEL_DIR)
+	@ls $(WHEEL_DIR)/mobmem-*.whl
 
 # `mobmem capture` runs programs under Valgrind's Lackey: Debian's valgrind, installed as chromium
 # is below (only when missing, nothing else upgraded, one line, apt's output in a log).

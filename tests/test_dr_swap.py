@@ -202,3 +202,14 @@ def test_user_energy_models(tmp_path):
     assert r.swap_energy["model"] == "cool-pcm" and r.config["swap"]["energy_model"] == "cool-pcm"
     with pytest.raises(mobmem.ConfigError, match="unknown energy model"):
         mobmem.swap_energy("warm-pcm", 1, 1, 1.0, 1, devices=dev)
+
+
+def test_one_round_is_a_clear_error_not_a_division_by_zero():
+    """Fig. 8's switching delay is measured after the first round: one round has none to measure."""
+    from mobmem import reproduce
+    from mobmem.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--rounds 1: at least 2"):
+        reproduce.compute("dr-swap", rounds=1)
+    p = cli("reproduce", "dr-swap", "--rounds", "0", ok=False)
+    assert p.returncode == 3 and "at least 2" in p.stderr and "Traceback" not in p.stderr

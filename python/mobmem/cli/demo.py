@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from .. import _data
 from ..errors import TraceNotFoundError
 from .compare import compare_tables
 
@@ -12,13 +13,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: The bundled real trace: sqlite3 running a B-tree workload, captured with Valgrind Lackey.
-#: (`os.path`, not `pathlib`: importing pathlib took 5 ms of every command's start.)
-DEMO_TRACE = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))),
-    "data",
-    "sqlite3_btree.txt.zst",
-)
+#: The bundled real trace: sqlite3 running a B-tree workload, captured with Valgrind Lackey
+#: (shipped inside the package: an installed wheel has it too).
+DEMO_TRACE = _data.path("captures", "sqlite3_btree.txt.zst")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

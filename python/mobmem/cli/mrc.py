@@ -179,7 +179,15 @@ def cmd_mrc(args: argparse.Namespace) -> int:
             for ln in lines
             for s, r in zip(ln.sizes, ln.ratio, strict=True)
         ]
-        fig = plots.miss_ratio_curve(recs)
+        hows = sorted({ln.how for ln in lines})
+        kind = (
+            "one pass, exact"
+            if hows == ["exact"]
+            else "sampled"
+            if "exact" not in hows
+            else "exact and sampled"
+        )
+        fig = plots.miss_ratio_curve(recs, f"Miss-ratio curve ({kind})")
         html.write_via(args.plot, lambda tmp: fig.savefig(tmp, format=args.plot.rsplit(".", 1)[-1]))
         wrote("plot", args.plot)
     return 0

@@ -93,14 +93,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--captures",
         default="auto",
-        help="directory of real captures (*.txt.zst) to run as well; auto: the repository's"
-        " tests/data/captures when run from a checkout; '' for none",
+        help="directory of real captures (*.txt.zst) to run as well; auto: the four"
+        " bundled with mobmem (mobmem/data/captures; tests/data/captures in the repository); '' for none",
     )
     p.add_argument(
         "--corpus",
         default="auto",
         help="directory of app-like captures (*.txt.zst, made by captures/make_corpus.py) to run as well;"
-        " auto: the repository's tests/data/corpus when run from a checkout; '' for none",
+        " auto: the corpus bundled with mobmem (mobmem/data/corpus; tests/data/corpus in the"
+        " repository); '' for none",
     )
     p.add_argument(
         "--accesses", default=None, help="accesses per synthetic app, e.g. 2M (default: Table 1's)"
@@ -134,7 +135,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--stand-ins",
         default="auto",
         help="directory of the app-like captures the stand-ins locality is derived from; auto: the"
-        " repository's tests/data/corpus when run from a checkout",
+        " corpus bundled with mobmem (mobmem/data/corpus; tests/data/corpus in the repository)",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic traces")
     p.add_argument(
@@ -151,18 +152,19 @@ def io_compared(m: dict[str, Any]) -> float:
     return sum(m["io"][k] for k in PARTS)
 
 
-#: Where `auto` finds each kind of capture in a checkout: the four Lackey captures of command-line
+#: Where `auto` finds each kind of capture in the package's data (mobmem._data): the four Lackey captures of command-line
 #: programs, and the app-like corpus made by captures/make_corpus.py.
 CAPTURE_DIRS = {"capture": "captures", "corpus": "corpus"}
 
 
 def capture_paths(where: str, kind: str = "capture") -> list[str]:
-    """The captures to run: every ``*.txt.zst`` in `where`; ``auto`` is the repository's
-    tests/data/<CAPTURE_DIRS[kind]> when it is there."""
+    """The captures to run: every ``*.txt.zst`` in `where`; ``auto`` is the ones bundled with the
+    package (mobmem/data/<CAPTURE_DIRS[kind]>; tests/data/<…> in a checkout links there)."""
+    from .. import _data
     from ..errors import ConfigError
 
     if where == "auto":
-        d = Path(__file__).resolve().parents[3] / "tests" / "data" / CAPTURE_DIRS[kind]
+        d = Path(_data.path(CAPTURE_DIRS[kind]))
         return sorted(str(p) for p in d.glob("*.txt.zst")) if d.is_dir() else []
     if not where:
         return []
@@ -500,11 +502,11 @@ def report(res: dict[str, Any]) -> str:
 
 def figures(res: dict[str, Any]) -> list[tuple[Any, str]]:
     """Fig. 4's form for each workload: every policy's I/O time relative to CLOCK's by memory size,
-    stacked by swap read, swap write and file read (the paper's app traces first; at most eight)."""
+    stacked by swap read, swap write and file read: every workload run (the paper's apps first)."""
     from ..report import plots
 
     out = []
-    for name, w in list(res["workloads"].items())[:8]:
+    for name, w in res["workloads"].items():
         recs = []
         for m, pt in w["memory"].items():
             for p, v in pt["policies"].items():

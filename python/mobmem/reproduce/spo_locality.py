@@ -53,7 +53,8 @@ def stand_in_params(loc: dict[str, Any]) -> dict[str, Any]:
 
 def stand_in(app: str, args: argparse.Namespace) -> dict[str, Any]:
     """`app`'s generator parameters under `--locality stand-ins`, from the captures in
-    `--stand-ins` (auto: the checkout's tests/data/corpus)."""
+    `--stand-ins` (auto: the corpus bundled with the package)."""
+    from .. import _data
     from ..errors import ConfigError
 
     if app not in STAND_INS:
@@ -61,7 +62,7 @@ def stand_in(app: str, args: argparse.Namespace) -> dict[str, Any]:
             f"--locality stand-ins: no stand-in for app {app!r}; known: {', '.join(STAND_INS)}", "locality"
         )
     where = str(getattr(args, "stand_ins", "auto") or "auto")
-    d = Path(__file__).resolve().parents[3] / "tests" / "data" / "corpus" if where == "auto" else Path(where)
+    d = Path(_data.path("corpus")) if where == "auto" else Path(where)
     path = d / f"{STAND_INS[app]}.txt.zst"
     if not path.is_file():
         raise ConfigError(
