@@ -34,7 +34,7 @@ wheel: $(STAMP)
 	@ls $(WHEEL_DIR)/mobmem-*.whl
 
 # `mobmem capture` runs programs under Valgrind's Lackey: Debian's valgrind, installed as chromium
-# is below (only when missing, nothing else upgraded, one line, apt's output in a log).
+# is below (only when missing, no recommended packages, one line, apt's output in a log).
 capture-deps:
 	@command -v valgrind >/dev/null 2>&1 || { \
 	  echo "capture-deps: installing Debian's valgrind (mobmem capture's tests); log in $(VENV)/apt-valgrind.log"; \
@@ -45,8 +45,9 @@ capture-deps:
 	  || { cat $(VENV)/apt-valgrind.log; exit 1; }; }
 
 # The HTML reports are tested in a real headless browser: Debian's chromium, installed only when
-# missing, without recommended packages and upgrading nothing else; apt's output goes to a log
-# (.venv/apt-chromium.log) and one line says what is installed and why.
+# missing, without recommended packages (--no-upgrade: a package named here that is installed
+# stays as it is; apt may still upgrade a library chromium needs a newer version of); apt's output
+# goes to a log (.venv/apt-chromium.log) and one line says what is installed and why.
 report-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "report-deps: installing Debian's chromium and fonts-liberation (the HTML reports' browser test); log in $(VENV)/apt-chromium.log"; \

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,28 +19,40 @@ SHARED = ROOT.parent / "shared" / "data"
 _BUILD_AND_CACHES = (".venv/", "target/", ".pytest_cache/", ".hypothesis/", ".ruff_cache/", ".mypy_cache/")
 
 
-def checkout_changes() -> set[str] | None:
-    """The checkout's changed, untracked and ignored entries (``git status`` lines) other than the
-    build and caches; None outside a git checkout."""
-    try:
-        p = subprocess.run(
-            ["git", "status", "--porcelain", "--ignored"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if p.returncode != 0:
-        return None
-    keep = set()
-    for line in p.stdout.splitlines():
-        path = line[3:]
-        if path.startswith(_BUILD_AND_CACHES) or path.endswith(("__pycache__/", ".so")):
-            continue
-        keep.add(line)
-    return keep
+def checkout_changes() -> dict[str, tuple[str, int, int]] | None:
+    """The checkout's changed, untracked (every file) and ignored (each entry) paths other than the
+    build and caches, each with its git status and its modification time and size (a file already
+    changed before the session and rewritten by a test differs in them); None outside a git
+    checkout."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for how in (["--untracked-files=all"], ["--ignored", "--untracked-files=normal"]):
+        try:
+            p = subprocess.run(
+                ["git", "status", "--porcelain", "-z", *how],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if p.returncode != 0:
+            return None
+        fields = iter(p.stdout.split("\0"))
+        for entry in fields:
+            if not entry:
+                continue
+            xy, path = entry[:2], entry[3:]
+            if xy[0] in "RC":
+                next(fields, None)  # a rename's or copy's source path follows
+            if path.startswith(_BUILD_AND_CACHES) or "__pycache__/" in path or path.endswith(".so"):
+                continue
+            try:
+                st = os.stat(ROOT / path)
+                out[path] = (xy, st.st_mtime_ns, st.st_size)
+            except OSError:
+                out[path] = (xy, 0, -1)
+    return out
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -50,8 +63,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     before = session.config.stash.get(_BEFORE, None)
     if before is None or getattr(session.config, "workerinput", None) is not None:
         return
-    after = checkout_changes()
-    new = sorted((after or set()) - before)
+    after = checkout_changes() or {}
+    new = sorted(path for path, state in after.items() if before.get(path) != state)
     if new:
         session.config.get_terminal_writer().line(
             "the tests wrote into the checkout (they may write only to their own temporary directories):\n  "
@@ -61,7 +74,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-_BEFORE = pytest.StashKey[set[str] | None]()
+_BEFORE = pytest.StashKey[dict[str, tuple[str, int, int]] | None]()
 
 
 @pytest.fixture(scope="session")

@@ -148,10 +148,13 @@ def test_run_file(tmp_path):
             rf, set={"sim.policy": "2q", "sim.memory": 16, "sim.params.ain_ratio": 0.5}, stream=True
         ).meters
     )
+    r = mobmem.run_file(rf, set={"trace.path": DATA / "synthetic_40k.txt.zst"})
+    assert r.trace["path"].endswith("synthetic_40k.txt.zst")
     for bad_set, field in (
         ({"sim.policy": None}, "set['sim.policy']"),
         ({"sim..x": 1}, "set"),
         (["x"], "set"),
+        ({"sim.params.x": [{"a": 1}]}, "set['sim.params.x']"),
     ):
         with pytest.raises(mobmem.ConfigError) as e:
             mobmem.run_file(rf, set=bad_set)

@@ -65,6 +65,8 @@ def test_flags_override_the_run_file(tmp_path):
         (["--config", str(run), "--set", "sim.nope=3"], 3, "sim.nope"),
         (["--config", str(run), "--set", "sim.policy"], 2, "KEY=VALUE"),
         (["-t", str(trace), "--set", "trace.path=x"], 3, "only sim.KEY"),
+        (["-t", str(trace), "--set", "sim.devices=x"], 3, "no setting sim.devices"),
+        (["-t", str(trace), "--set", "sim.trace=x", "--stream"], 3, "no setting sim.trace"),
         (["--config", str(run), "--devices", str(run)], 3, "--devices with --config"),
     ):
         p = cli("run", *args, ok=False)
@@ -308,6 +310,12 @@ def test_output_fits_100_columns(monkeypatch):
     for name, text in texts.items():
         wide = [line for line in text.splitlines() if len(line) > 100]
         assert not wide, (name, wide[0])
+    from mobmem.table import wrap
+
+    assert all(len(line) <= 100 for line in wrap(["x" * 99, "y", "z" * 98], " | ").splitlines())
+    assert (
+        wrap(["ab", "cd"], " | ", width=7) == "ab | cd" and wrap(["ab", "cd"], " | ", width=6) == "ab |\n  cd"
+    )
     # Wrapping keeps every word: the admissions' descriptions are all there.
     flat = " ".join(cli("admissions").stdout.split())
     from mobmem.phone import swap_admissions
@@ -347,7 +355,20 @@ def test_progress_on_a_terminal_only(monkeypatch):
 
 def test_written_files_are_named(tmp_path):
     """--plot and --report say which file they wrote (on stderr: stdout stays the tables)."""
-    pytest.importorskip("matplotlib")
     svg = tmp_path / "m.svg"
     p = cli("mrc", "-t", str(DATA / "sqlite_60k.txt.zst"), "--plot", str(svg))
     assert svg.stat().st_size > 0 and f"plot: wrote {svg}" in p.stderr and str(svg) not in p.stdout
+
+
+def test_a_usage_error_shows_the_commands_own_usage():
+    for args, usage in (
+        (["run", "--bogus"], "usage: mobmem run "),
+        (["reproduce", "spo-clock", "--bogus"], "usage: mobmem reproduce spo-clock "),
+        (["compare", "--nope", "3"], "usage: mobmem compare "),
+    ):
+        p = cli(*args, ok=False)
+        assert p.returncode == 2 and p.stderr.startswith(usage) and "unrecognized arguments" in p.stderr, (
+            p.stderr
+        )
+    p = cli("--json", "policies", ok=False)
+    assert p.returncode == 2 and "--json: the command's flags go after it (mobmem policies --json" in p.stderr

@@ -344,5 +344,8 @@ def test_compute_takes_python_values():
         reproduce.compute("hybrid", scale="lots")
     with pytest.raises(ConfigError, match="elapsed"):
         reproduce.compute("hybrid", elapsed="wall-clock")
+    assert reproduce.params("hybrid")["trace"] == []  # None for a repeated flag keeps its default
+    with pytest.raises(ConfigError, match="gen_param must be a value or a list"):
+        reproduce.compute("hybrid", gen_param=3)
     with pytest.raises(ConfigError, match="unknown parameter 'memroy'"):
         reproduce.compute("hybrid", memroy=[10])

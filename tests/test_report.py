@@ -203,7 +203,6 @@ def test_bars_put_the_paper_beside_ours_and_the_legend_over_no_bar():
     """A paper series is hatched in the colour of ours beside it; a series with no value anywhere is
     left out; the legend sits right of the axes; Fig. 4's form names policies in its legend, not in
     rotated labels over the bars."""
-    pytest.importorskip("matplotlib")
     from mobmem.report import plots
 
     fig = plots.bars(
@@ -239,3 +238,21 @@ def test_bars_put_the_paper_beside_ours_and_the_legend_over_no_bar():
     ax = fig.axes[0]
     assert not ax.texts and not ax.collections  # no rotated names, no error bars of zero
     assert [t.get_text() for t in ax.get_legend().get_texts()][-3:] == ["1. clock", "2. lru", "3. arc"]
+
+
+def test_an_old_or_missing_plotting_library_is_a_clear_error(monkeypatch):
+    """The figures need matplotlib 3.10 (a patch's own hatch width): an older one is named, with the
+    command that upgrades it, as a missing one is — not an AttributeError deep in a figure."""
+    import matplotlib
+
+    from mobmem._optional import need
+    from mobmem.errors import ConfigError
+
+    assert need("matplotlib.pyplot", "figures") is not None
+    monkeypatch.setattr(matplotlib, "__version__", "3.9.4")
+    with pytest.raises(
+        ConfigError, match=r"figures needs matplotlib>=3.10 \(found 3.9.4\): pip install --upgrade"
+    ):
+        need("matplotlib.pyplot", "figures")
+    with pytest.raises(ConfigError, match="pip install 'nosuchpkg'"):
+        need("nosuchpkg", "x")

@@ -20,7 +20,8 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_the_wheel_installs_into_a_clean_venv_and_runs_the_demo(tmp_path):
     dist = tmp_path / "dist"
-    run("make", "-s", "wheel", f"WHEEL_DIR={dist}", cwd=ROOT)
+    # `-o`: the virtual environment this session runs in is taken as it is (never reinstalled here).
+    run("make", "-s", "-o", ".venv/.deps-installed", "wheel", f"WHEEL_DIR={dist}", cwd=ROOT)
     (wheel,) = dist.glob("mobmem-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     data = ROOT / "python" / "mobmem" / "data"

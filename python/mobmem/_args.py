@@ -200,10 +200,13 @@ def dotted_settings(field: str, v: Any) -> list[str]:
             return
         if x is None:
             raise error(f"{field}[{key!r}]", "a value (None sets nothing)", x)
+        if isinstance(x, list) and any(isinstance(y, dict | list) for y in x):
+            raise error(f"{field}[{key!r}]", "a value or a list of plain values", x)
         out.append(f"{key}={json.dumps(x, ensure_ascii=False)}")
 
     for k, x in mapping(field, v).items():
-        put(k, plain(x, f"{field}.{k}"))
+        # A path (trace.path) may be given as a path object.
+        put(k, plain(os.fspath(x) if isinstance(x, os.PathLike) else x, f"{field}.{k}"))
     return out
 
 

@@ -62,13 +62,17 @@ def render(
 
 def wrap(parts: Sequence[str], sep: str, width: int = WIDTH) -> str:
     """A heading of ``parts`` joined by ``sep``, each part kept whole: a part that would pass
-    ``width`` starts a new line, indented."""
+    ``width`` starts a new line, indented; the line it leaves ends with the separator where that
+    fits. (Only a single part longer than ``width`` passes it.)"""
     lines = [parts[0]] if parts else []
-    for part in parts[1:]:
-        if len(lines[-1]) + len(sep) + len(part) <= width:
+    for i, part in enumerate(parts[1:], 2):
+        # A separator left at the end of a line (more follows) counts too.
+        tail = len(sep.rstrip()) if i < len(parts) else 0
+        if len(lines[-1]) + len(sep) + len(part) + tail <= width:
             lines[-1] += sep + part
         else:
-            lines[-1] += sep.rstrip()
+            if len(lines[-1]) + len(sep.rstrip()) <= width:
+                lines[-1] += sep.rstrip()
             lines.append("  " + part)
     return "\n".join(lines)
 

@@ -85,7 +85,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in modules:
         importlib.import_module(f"{__name__}.{name}").add_parsers(sub)
     show_defaults(ap)
+    _own_usage(ap)
     return ap
+
+
+def _own_usage(p: argparse.ArgumentParser) -> None:
+    """Every parser names itself in what it parses (the innermost wins: `reproduce spo-clock`), so
+    that a usage error shows the command's own usage."""
+    p.set_defaults(_parser=p)
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for sp in a.choices.values():
+                _own_usage(sp)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -95,9 +106,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(command)
     args, extra = parser.parse_known_args(argv)
     if extra:
-        # An unknown flag is the command's usage error: its own usage, not the top level's.
-        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        subs.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        # An unknown flag is the command's usage error: its own usage, not the top level's; a flag
+        # given before the command is said to belong after it.
+        before = argv[: argv.index(command)] if command in argv else []
+        early = [a for a in extra if a in before]
+        if early:
+            parser.error(f"{early[0]}: the command's flags go after it (mobmem {command} {early[0]} …)")
+        args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args))
     except MobmemError as e:

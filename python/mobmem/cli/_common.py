@@ -193,16 +193,9 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
         out: list[str] = []
         for line in text.splitlines():
-            if len(indent) + len(line) > width:
-                lead = line[: len(line) - len(line.lstrip())]
+            if len(indent) + len(line) > width and not line[:1].isspace():
                 out.extend(
-                    textwrap.wrap(
-                        line,
-                        width - len(indent),
-                        subsequent_indent=lead,
-                        break_on_hyphens=False,
-                        break_long_words=False,
-                    )
+                    textwrap.wrap(line, width - len(indent), break_on_hyphens=False, break_long_words=False)
                 )
             else:
                 out.append(line)

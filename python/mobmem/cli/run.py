@@ -154,7 +154,10 @@ def _flag_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 def _nested(settings: dict[str, Any]) -> dict[str, Any]:
     """``--set``'s ``sim.KEY=VALUE`` settings as a config's (nested) fields, for a run without a
-    run file."""
+    run file; a KEY that is no field of the config is refused, naming it."""
+    from ..config import Config
+
+    fields = Config.fields()
     out: dict[str, Any] = {}
     for key, v in settings.items():
         parts = key.split(".")
@@ -162,6 +165,10 @@ def _nested(settings: dict[str, Any]) -> dict[str, Any]:
             raise ConfigError(
                 f"--set {key}={v}: without --config only sim.KEY settings apply (the trace is --trace)",
                 "--set",
+            )
+        if parts[1] not in fields:
+            raise ConfigError(
+                f"--set {key}={v}: no setting sim.{parts[1]}; known: {', '.join(fields)}", "--set"
             )
         cur = out
         for part in parts[1:-1]:

@@ -10,6 +10,7 @@ import itertools
 import os
 import re
 import sys
+import threading
 import time
 from array import array
 from collections.abc import Iterable, Iterator
@@ -83,16 +84,31 @@ def _main_script_hidden() -> Iterator[None]:
     parent's ``__main__`` script (or ``-m`` module) again; a script that calls ``sweep`` without an
     ``if __name__ == "__main__":`` guard would then sweep again in every worker (and fail). The
     workers need only mobmem (``run_task`` and plain dicts), so they are started without it: a pool
-    starts its processes in ``submit``, which runs inside this."""
+    starts its processes in ``submit``, which runs inside this. Sweeps in several threads share one
+    hiding (counted, under a lock), and the real ``__main__`` is back when the last leaves; meanwhile
+    (a ``submit``, a local cluster's start) other threads see the empty one too."""
     import types
 
-    main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
+    with _HIDING:
+        if _HIDDEN["depth"] == 0:
+            _HIDDEN["main"] = sys.modules.get("__main__")
+            sys.modules["__main__"] = types.ModuleType("__main__")
+        _HIDDEN["depth"] += 1
     try:
         yield
     finally:
-        if main is not None:
-            sys.modules["__main__"] = main
+        with _HIDING:
+            _HIDDEN["depth"] -= 1
+            if _HIDDEN["depth"] == 0:
+                if _HIDDEN["main"] is not None:
+                    sys.modules["__main__"] = _HIDDEN["main"]
+                else:
+                    sys.modules.pop("__main__", None)
+                _HIDDEN["main"] = None
+
+
+_HIDING = threading.Lock()
+_HIDDEN: dict[str, Any] = {"depth": 0, "main": None}
 
 
 def _local(tasks: Iterable[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:

@@ -61,16 +61,16 @@ def run(name: str, args: argparse.Namespace) -> int:
     from ..experiment.runner import runs_made, stored
     from ..progress import ticker, wrote
 
+    said = ""
     with ticker(f"reproduce {name}", runs_made):
         if getattr(args, "store", None):
             with stored(args.store, name) as counts:
                 res = _judged(name, args)
-                print(
-                    f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused",
-                    file=sys.stderr,
-                )
+                said = f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused"
         else:
             res = _judged(name, args)
+    if said:  # after the progress line is cleared
+        print(said, file=sys.stderr)
     text = report(name, res)
     if args.json:
         json.dump(res, sys.stdout, indent=1)
@@ -141,7 +141,11 @@ def _argv(name: str, p: argparse.ArgumentParser, overrides: dict[str, Any]) -> l
             if v != a.default:
                 argv.append(flag)
         elif isinstance(a, argparse._AppendAction):
-            for x in [v] if isinstance(v, str) else list(v):
+            if v is None:
+                continue  # None keeps the default (none)
+            if not isinstance(v, str | list | tuple):
+                raise ConfigError(f"{name}: {k} must be a value or a list of values, got {v!r}", k)
+            for x in [v] if isinstance(v, str) else v:
                 argv += [flag, _word(x)]
         elif v is None:
             if a.default is not None:

@@ -296,16 +296,16 @@ def main(args: argparse.Namespace) -> int:
     from ..experiment.runner import runs_made, stored
     from ..progress import ticker, wrote
 
+    said = ""
     with ticker("reproduce scoreboard", runs_made):
         if args.store:
             with stored(args.store, "scoreboard") as counts:
                 b = board(names, with_sensitivity=args.sensitivity)
-                print(
-                    f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused",
-                    file=sys.stderr,
-                )
+                said = f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused"
         else:
             b = board(names, with_sensitivity=args.sensitivity)
+    if said:  # after the progress line is cleared
+        print(said, file=sys.stderr)
     out = view.text(b, rows=args.claims)
     if args.json:
         json.dump(b, sys.stdout, indent=1)
