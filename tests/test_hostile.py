@@ -180,14 +180,14 @@ def _without(modules: list[str], argv: list[str]) -> subprocess.CompletedProcess
 @pytest.mark.parametrize(
     ("modules", "argv", "needle"),
     [
-        (["matplotlib"], ["mrc", "-t", SQLITE, "--policy", "lru", "--plot", "OUT.svg"], "matplotlib>=3.8"),
-        (["matplotlib"], ["report", "EXP", "-o", "OUT.html"], "matplotlib>=3.8"),
+        (["matplotlib"], ["mrc", "-t", SQLITE, "--policy", "lru", "--plot", "OUT.svg"], "matplotlib>=3.10"),
+        (["matplotlib"], ["report", "EXP", "-o", "OUT.html"], "matplotlib>=3.10"),
         (
             ["matplotlib"],
             ["phone-curve", str(DATA / "usage_window_12apps.csv"), "--dram", "1GiB", "--plot", "OUT.png"],
-            "matplotlib>=3.8",
+            "matplotlib>=3.10",
         ),
-        (["matplotlib"], ["reproduce", "spo-clock", "--report", "OUT.html"], "matplotlib>=3.8"),
+        (["matplotlib"], ["reproduce", "spo-clock", "--report", "OUT.html"], "matplotlib>=3.10"),
         (["pyarrow"], ["results", "EXP", "--parquet", "OUT.parquet"], "pyarrow>=14"),
         (["dask", "distributed"], ["sweep", "EXP", "--dask", "local"], "dask[distributed]"),
     ],

@@ -13,8 +13,9 @@ def render(
     headers: Sequence[str], rows: Sequence[Sequence[object]], title: str | None = None, width: int = WIDTH
 ) -> str:
     """Columns sized to their widest cell; the first column left-aligned, the others right. A table
-    wider than ``width`` first breaks its headings over lines, then wraps its last column (text,
-    then left-aligned) onto lines of its own."""
+    wider than ``width`` wraps its last column (text, then left-aligned) onto lines of its own,
+    else breaks its headings over lines, then wraps its first column (a row's name) if it must;
+    a title is wrapped too."""
     heads = [str(h) for h in headers]
     body = [[str(c) for c in r] for r in rows]
     n = len(heads)
@@ -38,6 +39,11 @@ def render(
             room = max(data[i], max((len(w) for w in h.split()), default=0))
             head_lines[i] = textwrap.wrap(h, room, break_on_hyphens=False) or [""]
             widths[i] = max(data[i], max(len(x) for x in head_lines[i]))
+    over = total(widths) - width
+    wrap_first = over > 0 and n > 1 and not wrap_last and widths[0] - over >= 12
+    if wrap_first:
+        widths[0] -= over
+        head_lines[0] = textwrap.wrap(heads[0], widths[0]) or [""]
 
     def line(r: list[str]) -> str:
         return "  ".join(
@@ -47,7 +53,11 @@ def render(
 
     out = []
     if title:
-        out.append(title)
+        out.append(
+            textwrap.fill(
+                title, width, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False
+            )
+        )
     depth = max(len(h) for h in head_lines)
     for k in range(depth):
         # Headings sit on the last lines, above the rule.
@@ -55,7 +65,9 @@ def render(
     out.append("  ".join("-" * w for w in widths))
     for r in body:
         last = textwrap.wrap(r[-1], widths[-1], break_on_hyphens=False) or [""] if wrap_last else [r[-1]]
-        out.append(line([*r[:-1], last[0]]))
+        first = textwrap.wrap(r[0], widths[0], break_on_hyphens=False) or [""] if wrap_first else [r[0]]
+        out.append(line([first[0], *r[1:-1], last[0]]) if n > 1 else line([first[0]]))
+        out.extend(x for x in first[1:])
         out.extend(" " * before() + x for x in last[1:])
     return "\n".join(out)
 

@@ -105,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command)
     args, extra = parser.parse_known_args(argv)
+    # The parser that parsed the command (not a setting: commands keep their args in results).
+    own = vars(args).pop("_parser", parser)
     if extra:
         # An unknown flag is the command's usage error: its own usage, not the top level's; a flag
         # given before the command is said to belong after it.
@@ -112,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         early = [a for a in extra if a in before]
         if early:
             parser.error(f"{early[0]}: the command's flags go after it (mobmem {command} {early[0]} …)")
-        args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        own.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args))
     except MobmemError as e:
