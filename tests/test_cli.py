@@ -373,3 +373,18 @@ def test_a_usage_error_shows_the_commands_own_usage():
         )
     p = cli("--json", "policies", ok=False)
     assert p.returncode == 2 and "--json: the command's flags go after it (mobmem policies --json" in p.stderr
+
+
+def test_reproduction_reports_wrap_their_prose():
+    """A reproduction's printed report wraps its prose to 100 columns (each line keeping its
+    indentation), every word kept; rows of tables (runs of two spaces) are left whole."""
+    from mobmem.table import fit_prose
+
+    prose = "  " + " ".join(f"word{i}" for i in range(60))
+    row = "name" + "  " * 3 + "x" * 120
+    fitted = fit_prose(f"{prose}\n{row}").splitlines()
+    assert all(len(line) <= 100 and line.startswith("  word") for line in fitted[:-1])
+    assert " ".join(" ".join(fitted[:-1]).split()) == prose.strip() and fitted[-1] == row
+    out = cli("reproduce", "emmc-swap", "--rounds", "1").stdout
+    assert "Reading 'game-scale'" in out
+    assert all(len(line) <= 100 for line in out.splitlines() if "  " not in line.lstrip())

@@ -89,6 +89,29 @@ def wrap(parts: Sequence[str], sep: str, width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
+def fit_prose(text: str, width: int = WIDTH) -> str:
+    """``text`` with its prose lines wrapped to ``width`` (each keeps its indentation); a line with
+    a run of two spaces (a table's row) is left as it is."""
+    out: list[str] = []
+    for line in text.splitlines():
+        body = line.lstrip()
+        lead = line[: len(line) - len(body)]
+        if len(line) > width and "  " not in body:
+            out.extend(
+                textwrap.wrap(
+                    body,
+                    width,
+                    initial_indent=lead,
+                    subsequent_indent=lead,
+                    break_on_hyphens=False,
+                    break_long_words=False,
+                )
+            )
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def note(name: str, text: str, width: int = WIDTH) -> str:
     """``  name: text`` wrapped to ``width``, its continuation lines under the text."""
     head = f"  {name}: "

@@ -71,7 +71,9 @@ def run(name: str, args: argparse.Namespace) -> int:
             res = _judged(name, args)
     if said:  # after the progress line is cleared
         print(said, file=sys.stderr)
-    text = report(name, res)
+    from ..table import fit_prose
+
+    text = fit_prose(report(name, res))
     if args.json:
         json.dump(res, sys.stdout, indent=1)
         print()
