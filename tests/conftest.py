@@ -109,6 +109,17 @@ def cli(*args: str, ok: bool = True, cwd: Path | None = None) -> subprocess.Comp
     return p
 
 
+def claim_line(text: str, claim: str) -> str:
+    """A claim's row of a report's claims table, with the cell printed under it (a table wider than
+    100 columns puts its last column on indented lines below each row)."""
+    lines = text.splitlines()
+    i = next(k for k, x in enumerate(lines) if x.startswith(claim))
+    j = i + 1
+    while j < len(lines) and lines[j].startswith("    "):
+        j += 1
+    return " ".join(lines[i:j])
+
+
 def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
     """Checks that a reproduction's claims are its paper's, each judged by the one rule (nothing
     passes outside it), and returns them by id."""

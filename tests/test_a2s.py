@@ -11,7 +11,7 @@ import pytest
 from mobmem import reproduce
 from mobmem.reproduce import a2s
 
-from conftest import ROOT, cli, judged_by_the_rule
+from conftest import ROOT, claim_line, cli, judged_by_the_rule
 
 KEYS = (
     "resumes",
@@ -86,7 +86,7 @@ def test_report_prints_claims_with_relative_differences(res):
     gain = large["van_s"]["resumes"]["mean"] - large["van"]["resumes"]["mean"]
     r = recs["fig3a-large-resume-gain"]
     assert r["ours"] == pytest.approx(gain) and r["verdict"] == "F"  # the calibration target
-    line = next(x for x in text.splitlines() if x.startswith("fig3a-large-resume-gain"))
+    line = claim_line(text, "fig3a-large-resume-gain")
     assert f"{gain:.4g}" in line and "fitted: reserved" in line
     # The sensitivities the report owes (T_launched is not printed in the paper; the memory kept
     # is the fitted parameter).
@@ -115,9 +115,7 @@ def test_the_fit_picks_the_sweep_point_nearest_the_papers_gain():
     chosen = next(p for p in sweep if p["reserved_mib"] == res["reserved_mib"])
     assert abs(chosen["gain"] - 19.0) == pytest.approx(best)
     assert res["how"].startswith("fitted")
-    line = next(
-        x for x in reproduce.report("a2s", res).splitlines() if x.startswith("fig3a-large-resume-gain")
-    )
+    line = claim_line(reproduce.report("a2s", res), "fig3a-large-resume-gain")
     assert " F " in line and "fitted: reserved" in line
 
 

@@ -15,7 +15,7 @@ import mobmem
 from mobmem import phone as ph
 from mobmem import reproduce
 
-from conftest import DATA, SHARED, cli, judged_by_the_rule, write
+from conftest import DATA, SHARED, claim_line, cli, judged_by_the_rule, write
 
 WINDOW = DATA / "usage_window_12apps.csv"
 TIGHT = {"reserved": "814MiB"}
@@ -268,8 +268,8 @@ def test_reproduce_emmc_swap():
     assert z["random"]["flash_write_mb"] == pytest.approx(z["random"]["meta_write_mb"])
     assert z["random"]["peak_zram_mib"] > 0
     text = reproduce.report("emmc-swap", res)
-    line = next(x for x in text.splitlines() if x.startswith("fig7-case2-live-apps"))
-    assert " F " in line and "fitted: value" in line and "Under each reading" in text
+    row = claim_line(text, "fig7-case2-live-apps")
+    assert " F " in row and "fitted: value" in row and "Under each reading" in text
     assert "paper 631.87" in text and "Beyond the paper" in text
     # The swap-off total in order is mostly the cold-start CPU input when every launch is cold.
     if cases[4]["resumed"] == 0:

@@ -10,12 +10,17 @@ WIDTH = 100
 
 
 def render(
-    headers: Sequence[str], rows: Sequence[Sequence[object]], title: str | None = None, width: int = WIDTH
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    title: str | None = None,
+    width: int = WIDTH,
+    _under: bool = True,
 ) -> str:
     """Columns sized to their widest cell; the first column left-aligned, the others right. A table
     wider than ``width`` wraps its last column (text, then left-aligned) onto lines of its own,
-    else breaks its headings over lines, then wraps its first column (a row's name) if it must;
-    a title is wrapped too."""
+    else breaks its headings over lines, then wraps its first column (a row's name) if it must,
+    and as a last resort puts each row's last cell (text) on lines of its own under the row,
+    named by its heading; a title is wrapped too."""
     heads = [str(h) for h in headers]
     body = [[str(c) for c in r] for r in rows]
     n = len(heads)
@@ -44,6 +49,33 @@ def render(
     if wrap_first:
         widths[0] -= over
         head_lines[0] = textwrap.wrap(heads[0], widths[0]) or [""]
+    under = _under and n > 2 and not wrap_last and not wrap_first and total(widths) > width
+    if under:
+        # The last column leaves the table: each row's cell follows the row, indented.
+        last_head = heads[-1]
+        kept = render(heads[:-1], [r[:-1] for r in body], title, width, _under=False)
+        lines = kept.split("\n")
+        top = len(lines) - len(body)
+
+        def cell(r: list[str], name: str = "") -> str:
+            return textwrap.fill(
+                f"{name}{last_head}: {r[-1]}",
+                width,
+                initial_indent="    ",
+                subsequent_indent="      ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+
+        if top < 0 or not lines[top - 1].startswith("-"):
+            # The rest wrapped too (a row over several lines): the cells follow the table, by row.
+            return "\n".join([kept, *(cell(r, f"{r[0]}, ") for r in body if r[-1].strip())])
+        out = lines[:top]
+        for r, row in zip(body, lines[top:], strict=True):
+            out.append(row)
+            if r[-1].strip():
+                out.append(cell(r))
+        return "\n".join(out)
 
     def line(r: list[str]) -> str:
         return "  ".join(
