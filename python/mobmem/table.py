@@ -10,17 +10,13 @@ WIDTH = 100
 
 
 def render(
-    headers: Sequence[str],
-    rows: Sequence[Sequence[object]],
-    title: str | None = None,
-    width: int = WIDTH,
-    _under: bool = True,
+    headers: Sequence[str], rows: Sequence[Sequence[object]], title: str | None = None, width: int = WIDTH
 ) -> str:
     """Columns sized to their widest cell; the first column left-aligned, the others right. A table
-    wider than ``width`` wraps its last column (text, then left-aligned) onto lines of its own,
-    else breaks its headings over lines, then wraps its first column (a row's name) if it must,
-    and as a last resort puts each row's last cell (text) on lines of its own under the row,
-    named by its heading; a title is wrapped too."""
+    wider than ``width`` wraps its last column (text, then left-aligned) onto lines of its own;
+    else it breaks its headings over lines, then puts each row's last cell (text) on indented lines
+    under the row, named by its heading. A row's name is never cut (a table of long names stays
+    wider). A title is wrapped too. Every word of every cell is kept."""
     heads = [str(h) for h in headers]
     body = [[str(c) for c in r] for r in rows]
     n = len(heads)
@@ -31,51 +27,29 @@ def render(
         return sum(ws) + 2 * (len(ws) - 1)
 
     def before() -> int:
-        return total(widths[:-1]) + 2 if n > 1 else 0
+        return total(widths[:-1]) + 2 if len(widths) > 1 else 0
 
     head_lines = [[h] for h in heads]
-    # A long text column wraps first; headings break over lines only if the table is still too wide.
+    # 1. A long text column wraps in place when it has room.
     wrap_last = n > 1 and total(widths) > width and data[-1] > width - before() and width - before() >= 20
     if wrap_last:
         widths[-1] = max(width - before(), len(max(heads[-1].split(), key=len, default="")))
         head_lines[-1] = textwrap.wrap(heads[-1], widths[-1]) or [""]
+    # 2. Headings break over lines.
     if total(widths) > width:
         for i, h in enumerate(heads[: n - 1 if wrap_last else n]):
             room = max(data[i], max((len(w) for w in h.split()), default=0))
             head_lines[i] = textwrap.wrap(h, room, break_on_hyphens=False) or [""]
             widths[i] = max(data[i], max(len(x) for x in head_lines[i]))
-    over = total(widths) - width
-    wrap_first = over > 0 and n > 1 and not wrap_last and widths[0] - over >= 12
-    if wrap_first:
-        widths[0] -= over
-        head_lines[0] = textwrap.wrap(heads[0], widths[0]) or [""]
-    under = _under and n > 2 and not wrap_last and not wrap_first and total(widths) > width
-    if under:
-        # The last column leaves the table: each row's cell follows the row, indented.
-        last_head = heads[-1]
-        kept = render(heads[:-1], [r[:-1] for r in body], title, width, _under=False)
-        lines = kept.split("\n")
-        top = len(lines) - len(body)
-
-        def cell(r: list[str], name: str = "") -> str:
-            return textwrap.fill(
-                f"{name}{last_head}: {r[-1]}",
-                width,
-                initial_indent="    ",
-                subsequent_indent="      ",
-                break_on_hyphens=False,
-                break_long_words=False,
-            )
-
-        if top < 0 or not lines[top - 1].startswith("-"):
-            # The rest wrapped too (a row over several lines): the cells follow the table, by row.
-            return "\n".join([kept, *(cell(r, f"{r[0]}, ") for r in body if r[-1].strip())])
-        out = lines[:top]
-        for r, row in zip(body, lines[top:], strict=True):
-            out.append(row)
-            if r[-1].strip():
-                out.append(cell(r))
-        return "\n".join(out)
+    # 3. The last column leaves the table: each row's cell follows the row, indented.
+    under: list[str] = []
+    under_head = ""
+    if n > 2 and not wrap_last and total(widths) > width:
+        under_head = heads[-1]
+        under = [r[-1] for r in body]
+        heads, head_lines, widths, data = heads[:-1], head_lines[:-1], widths[:-1], data[:-1]
+        body = [r[:-1] for r in body]
+        n -= 1
 
     def line(r: list[str]) -> str:
         return "  ".join(
@@ -95,12 +69,21 @@ def render(
         # Headings sit on the last lines, above the rule.
         out.append(line([h[k - depth + len(h)] if k >= depth - len(h) else "" for h in head_lines]))
     out.append("  ".join("-" * w for w in widths))
-    for r in body:
+    for k, r in enumerate(body):
         last = textwrap.wrap(r[-1], widths[-1], break_on_hyphens=False) or [""] if wrap_last else [r[-1]]
-        first = textwrap.wrap(r[0], widths[0], break_on_hyphens=False) or [""] if wrap_first else [r[0]]
-        out.append(line([first[0], *r[1:-1], last[0]]) if n > 1 else line([first[0]]))
-        out.extend(x for x in first[1:])
+        out.append(line([*r[:-1], last[0]]))
         out.extend(" " * before() + x for x in last[1:])
+        if under and under[k].strip():
+            out.append(
+                textwrap.fill(
+                    f"{under_head}: {under[k]}",
+                    width,
+                    initial_indent="    ",
+                    subsequent_indent="      ",
+                    break_on_hyphens=False,
+                    break_long_words=False,
+                )
+            )
     return "\n".join(out)
 
 
