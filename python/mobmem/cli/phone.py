@@ -245,13 +245,9 @@ def cmd_admissions(args: argparse.Namespace) -> int:
     from ..table import render
 
     if args.json:
-        json.dump(
-            [{"swap_admission": n, "description": d} for n, d in swap_admissions().items()],
-            sys.stdout,
-            indent=2,
-        )
-        print()
-        return 0
+        from .listings import dump
+
+        return dump([{"swap_admission": n, "description": d} for n, d in swap_admissions().items()])
     print(render(("swap admission", "description"), list(swap_admissions().items())))
     return 0
 
