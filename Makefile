@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 
-.PHONY: install wheel capture-deps report-deps demo test test-rust test-python lint fmt bench fuzz fuzz-smoke clean records
+.PHONY: install wheel capture-deps report-deps demo test test-rust test-python lint fmt bench speed-guard fuzz fuzz-smoke clean records
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -107,6 +107,10 @@ fuzz-smoke: install
 
 bench: install
 	$(BIN)/python bench/bench.py
+
+# Each policy's replay time over a bare loop's, against the ratios recorded in bench/speed_guard.toml.
+speed-guard: install
+	$(BIN)/python bench/speed_guard.py
 
 clean:
 	rm -rf target $(VENV) python/mobmem/*.so

@@ -57,6 +57,25 @@ def test_a_whole_sample_is_the_exact_curve():
         assert m.method == "mini" and m.rate == 1.0 and m.mean_abs_error(runs) < 1e-12
 
 
+def test_readings():
+    """The three readings come from the core, the default first; they differ on a sample, and
+    the CLI names the reading it used."""
+    assert mrc.readings() == ["realized", "adjusted", "drawn"]
+    t = mobmem.Trace.generate(accesses=200_000, footprint_pages=4_000, seed=3)
+    by = {r: mrc.sampled(t, "lru", rate=0.05, method="shards", reading=r) for r in mrc.readings()}
+    assert mrc.sampled(t, "lru", rate=0.05, method="shards").miss_ratio == by["realized"].miss_ratio
+    real, adj = by["realized"], by["adjusted"]
+    assert real.reading == "realized" and real.rate == real.sampled_pages / t.num_pages
+    assert adj.rate == adj.nominal_rate == real.nominal_rate and real.rate != adj.rate
+    assert len({tuple(e.miss_ratio) for e in by.values()}) == 3
+    with pytest.raises(mobmem.ConfigError, match='unknown reading "raw"; known: realized, adjusted, drawn'):
+        mrc.sampled(t, "lru", rate=0.05, reading="raw")
+    r = cli("mrc", "-t", str(SQLITE), "--sample", "50%", "--reading", "drawn")
+    assert r.returncode == 0 and "mini at rate 0.5, drawn" in r.stdout, r.stdout + r.stderr
+    bad = cli("mrc", "-t", str(SQLITE), "--sample", "50%", "--reading", "raw")
+    assert bad.returncode != 0 and "realized, adjusted, drawn" in bad.stderr.replace("'", "")
+
+
 def test_sampled_command(tmp_path):
     r = cli(
         "mrc", "-t", str(SQLITE), "--policy", "lru,clock", "--sample-size", "30", "--check", "--sizes", "4"

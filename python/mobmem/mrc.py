@@ -73,11 +73,14 @@ def curve(trace: Any, policy: str = "lru") -> Curve:
 class Estimate:
     """A curve estimated from a spatial sample of the pages: the miss ratio at each size (frames of
     the whole trace). ``method`` is ``shards`` (LRU's sampled stack distances, every size) or
-    ``mini`` (the policy itself run on the sample with memory scaled by ``rate``)."""
+    ``mini`` (the policy itself run on the sample with memory scaled by ``rate``). ``rate`` is
+    the one the ``reading`` scaled sizes and counts by; ``nominal_rate`` the hash threshold's."""
 
     method: str
     policy: str
+    reading: str
     rate: float
+    nominal_rate: float
     accesses: int
     sampled_accesses: int
     sampled_pages: int
@@ -106,6 +109,11 @@ class Estimate:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+def readings() -> list[str]:
+    """How a sample can stand for the trace, the default first (``sampled(reading=...)``)."""
+    return _core.mrc_readings()
+
+
 def grid(footprint: int, points: int = 20) -> list[int]:
     """``points`` evenly spaced sizes up to the footprint (the sizes of an exact sweep)."""
     from ._args import whole
@@ -123,7 +131,7 @@ def sampled(
     method: str | None = None,
     sizes: Sequence[int] | None = None,
     seed: int = 0,
-    adjust: bool = False,
+    reading: str | None = None,
     threads: int = 0,
     config: Any = None,
     devices: PathLike | None = None,
@@ -133,9 +141,10 @@ def sampled(
     or ``sample_size`` (pages). ``method`` is ``mini`` (miniature simulations at ``sizes``, default
     20 evenly spaced; every policy) or ``shards`` (LRU only, every size at once; below 1/rate
     frames it cannot resolve a size: docs/MRC.md).
-    ``adjust`` (SHARDS-adj) divides the sample's misses by the accesses it stands for (``rate`` ×
-    the trace's) rather than those it drew (the default; docs/MRC.md compares the two). The run's other knobs as in
-    :func:`mobmem.simulate`."""
+    ``reading`` is how the sample stands for the trace (:func:`readings`; default ``realized``: at
+    the share of the trace's pages it holds; ``adjusted``: SHARDS-adj, at the nominal rate;
+    ``drawn``: misses over the accesses it drew; docs/MRC.md measures the three). The run's other
+    knobs as in :func:`mobmem.simulate`."""
     import time
 
     from . import _args
@@ -158,7 +167,7 @@ def sampled(
         rate=None if rate is None else _args.number("rate", rate),
         sample_size=size,
         seed=whole("seed", seed),
-        adjust=_args.flag("adjust", adjust),
+        reading=_args.opt_text("reading", reading),
         threads=whole("threads", threads),
         devices=_dev(devices),
     )
@@ -167,7 +176,9 @@ def sampled(
     return Estimate(
         d["method"],
         d["policy"],
+        d["sample"]["reading"],
         d["rate"],
+        d["nominal_rate"],
         d["accesses"],
         d["sampled_accesses"],
         d["sampled_pages"],

@@ -26,6 +26,6 @@ pub use config::{RunFile, SimConfig};
 pub use device::{Catalog, Device};
 pub use error::{Error, Result};
 pub use meters::{Meters, RunResult};
-pub use replay::{simulate, simulate_grid, simulate_stream};
+pub use replay::{reference_loop, simulate, simulate_grid, simulate_stream};
 pub use trace::{read_trace, write_trace, ReadOptions, Trace, TraceStats};
 pub use units::MemorySize;

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{data, run};
-use mobmem_core::mrc::{exact, mini, shards, Sample, Sampling};
+use mobmem_core::mrc::{exact, mini, shards, Reading, Sample, Sampling};
 use mobmem_core::policy::NAMES;
 use mobmem_core::trace::gen::GenParams;
 use mobmem_core::{read_trace, Catalog, MemorySize, ReadOptions, SimConfig};
@@ -113,17 +113,74 @@ fn bad_samples_are_config_errors() {
 }
 
 #[test]
-fn the_adjusted_reading_rescales_by_the_drawn_share() {
+fn the_readings_differ_only_in_their_rate_and_divisor() {
     let t = generated();
+    let n = t.len() as f64;
     let sizes = mini::grid(t.num_pages() as u64, 10);
     for sampling in [Sampling::Rate(0.1), Sampling::Size(500)] {
-        let drawn = mini::curve(&t, &cfg("clock"), &Catalog::builtin(), &sizes, &Sample::new(sampling, 4), 2).unwrap();
-        let adj = Sample { adjust: true, ..Sample::new(sampling, 4) };
-        let adjusted = mini::curve(&t, &cfg("clock"), &Catalog::builtin(), &sizes, &adj, 2).unwrap();
-        let share = drawn.sampled_accesses as f64 / (t.len() as f64 * drawn.rate);
-        assert!((share - 1.0).abs() > 0.01, "the sample drew {share} of its share: pick another seed");
-        for (a, d) in adjusted.miss_ratio.iter().zip(&drawn.miss_ratio) {
+        let at = |reading| Sample { reading, ..Sample::new(sampling, 4) };
+        let run = |reading| mini::curve(&t, &cfg("lru"), &Catalog::builtin(), &sizes, &at(reading), 2).unwrap();
+        let (real, adj, drawn) = (run(Reading::Realized), run(Reading::Adjusted), run(Reading::Drawn));
+        assert_eq!(real, run(Reading::default()), "realized is the default");
+        let k = real.sampled_pages as f64;
+        assert!((real.rate - k / t.num_pages() as f64).abs() < 1e-12, "realized: the sample's share of the pages");
+        assert_eq!(adj.rate, adj.nominal_rate);
+        assert_ne!(real.rate, adj.rate, "the seed drew exactly R·P pages: pick another");
+        // The same sizes (adjusted and drawn both scale by R): misses over R·N or over those drawn.
+        let share = drawn.sampled_accesses as f64 / (n * drawn.rate);
+        for (a, d) in adj.miss_ratio.iter().zip(&drawn.miss_ratio) {
             assert!((a - (d * share).min(1.0)).abs() < 1e-12, "{a} vs {d} × {share}");
         }
+        // SHARDS under each reading is LRU's miniature simulation at every size.
+        for (reading, m) in [(Reading::Realized, &real), (Reading::Adjusted, &adj), (Reading::Drawn, &drawn)] {
+            let e = shards::lru(&t, &at(reading)).unwrap();
+            for (&s, &r) in m.sizes.iter().zip(&m.miss_ratio) {
+                assert!((e.miss_ratio[s as usize - 1] - r).abs() < 1e-12, "{reading:?} at {s}");
+            }
+        }
     }
+}
+
+#[test]
+fn the_footprint_stands_for_the_whole_sample() {
+    // A loop over 1,000 pages: with 1,000 frames every access after the first round hits, with
+    // fewer every one misses. A sample of 100 pages is a loop over 100 slots, which the realized
+    // reading maps to sizes 1 + (c − 1)·99/999 frames: 100 at c = 1,000, 99 at c = 989.
+    let n_pages = 1_000u64;
+    let accesses: Vec<(u64, mobmem_core::trace::Op)> =
+        (0..20 * n_pages).map(|i| (i % n_pages, mobmem_core::trace::Op::Read)).collect();
+    let t = common::trace(&accesses);
+    for seed in 0..5 {
+        let s = Sample::new(Sampling::Size(100), seed);
+        let e = shards::lru(&t, &s).unwrap();
+        assert!((e.rate - 0.1).abs() < 1e-12, "100 of 1,000 pages");
+        let cold = 100.0 / (t.len() as f64 * e.rate);
+        assert!((e.miss_ratio[999] - cold).abs() < 1e-12, "seed {seed}: {}", e.miss_ratio[999]);
+        assert_eq!(e.miss_ratio[988], 1.0, "below the loop's size every access misses");
+        let m = mini::curve(&t, &cfg("clock"), &Catalog::builtin(), &[989, n_pages], &s, 1).unwrap();
+        assert_eq!(m.miss_ratio, vec![1.0, cold], "clock on either side of the loop's size");
+    }
+}
+
+#[test]
+fn the_realized_reading_errs_least() {
+    // At 5% of a 4,000-page trace (about 200 pages), averaged over eight seeds: reading the sample
+    // at its own share of the pages halves the error of either reading at the nominal rate.
+    let t = generated();
+    let lru = exact(&t, "lru").unwrap();
+    let n = t.len() as f64;
+    let sizes = mini::grid(t.num_pages() as u64, 20);
+    let truth: Vec<f64> = sizes.iter().map(|&s| lru.at(s) as f64 / n).collect();
+    let error = |reading| {
+        (0..8)
+            .map(|seed| {
+                let e = shards::lru(&t, &Sample { reading, ..Sample::new(Sampling::Rate(0.05), seed) }).unwrap();
+                sizes.iter().zip(&truth).map(|(&s, x)| (e.miss_ratio[s as usize - 1] - x).abs()).sum::<f64>()
+                    / sizes.len() as f64
+            })
+            .sum::<f64>()
+            / 8.0
+    };
+    let (real, adj, drawn) = (error(Reading::Realized), error(Reading::Adjusted), error(Reading::Drawn));
+    assert!(real < 0.75 * adj.min(drawn), "realized {real}, adjusted {adj}, drawn {drawn}");
 }

@@ -90,7 +90,7 @@ fn mrc(py: Python<'_>, trace: &Trace, policy: &str) -> PyResult<String> {
 /// (LRU, every size) or `mini` (any flat policy under `config_json`, at `sizes`). Exactly one of
 /// `rate` (0 < R ≤ 1) and `sample_size` (pages) is given.
 #[pyfunction]
-#[pyo3(signature = (trace, method, config_json, sizes, rate = None, sample_size = None, seed = 0, adjust = false, threads = 0, devices = None))]
+#[pyo3(signature = (trace, method, config_json, sizes, rate = None, sample_size = None, seed = 0, reading = None, threads = 0, devices = None))]
 #[allow(clippy::too_many_arguments)]
 fn mrc_sampled(
     py: Python<'_>,
@@ -101,17 +101,21 @@ fn mrc_sampled(
     rate: Option<f64>,
     sample_size: Option<u64>,
     seed: u64,
-    adjust: bool,
+    reading: Option<&str>,
     threads: usize,
     devices: Option<PathBuf>,
 ) -> PyResult<String> {
-    use mobmem_core::mrc::{mini, shards, Sample, Sampling};
+    use mobmem_core::mrc::{mini, shards, Reading, Sample, Sampling};
     let sampling = match (rate, sample_size) {
         (Some(r), None) => Sampling::Rate(r),
         (None, Some(s)) => Sampling::Size(s),
         _ => return Err(to_py(py, Error::config("sample", "give a rate or a sample size, not both"))),
     };
-    let sample = Sample { sampling, seed, adjust };
+    let reading = match reading {
+        Some(name) => Reading::parse(name).map_err(|e| to_py(py, e))?,
+        None => Reading::default(),
+    };
+    let sample = Sample { sampling, seed, reading };
     let cfg = parse_config(py, config_json)?;
     let cat = catalog(py, devices)?;
     let t = trace.inner.clone();
@@ -127,6 +131,20 @@ fn mrc_sampled(
         }
     };
     serde_json::to_string(&e).map_err(|e| json_err(py, e))
+}
+
+/// The speed guard's yardstick (bench/speed_guard.py): a bare loop over the trace's accesses;
+/// returns the pages touched more than once and the loop's wall time in seconds.
+#[pyfunction]
+fn reference_loop(py: Python<'_>, trace: &Trace) -> (u64, f64) {
+    let t = trace.inner.clone();
+    py.detach(move || mobmem_core::reference_loop(&t))
+}
+
+/// A sample's readings by name, the default first.
+#[pyfunction]
+fn mrc_readings() -> Vec<&'static str> {
+    mobmem_core::mrc::READINGS.to_vec()
 }
 
 /// Policies with an exact one-pass curve.
@@ -207,6 +225,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mrc, m)?)?;
     m.add_function(wrap_pyfunction!(mrc_sampled, m)?)?;
     m.add_function(wrap_pyfunction!(mrc_exact, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_readings, m)?)?;
+    m.add_function(wrap_pyfunction!(reference_loop, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_grid, m)?)?;
     m.add_function(wrap_pyfunction!(parse_count, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;

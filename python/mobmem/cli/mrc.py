@@ -80,12 +80,12 @@ def _sampled_line(t: Any, policy: str, args: argparse.Namespace) -> _Line:
         method=args.method,
         sizes=sizes,
         seed=args.seed,
-        adjust=args.adjust,
+        reading=args.reading,
     )
     line = _Line(policy, e.accesses, e.sizes, e.miss_ratio, e.method)
     line.extra = {k: v for k, v in e.to_dict().items() if k not in ("sizes", "miss_ratio")}
     line.note = (
-        f"{policy}: {e.method} at rate {e.rate:.4g} ({e.sampled_pages:,} of {t.num_pages:,} pages, "
+        f"{policy}: {e.method} at rate {e.rate:.4g}, {e.reading} ({e.sampled_pages:,} of {t.num_pages:,} pages, "
         f"{e.sampled_accesses:,} of {e.accesses:,} accesses) in {e.wall_s:.3f} s"
     )
     if args.check:
@@ -219,10 +219,14 @@ def add_parsers(sub: Any) -> None:
     )
     s.add_argument("--sizes", type=int, metavar="N", help="mini: N evenly spaced sizes (default 20)")
     s.add_argument("--seed", type=int, default=0, help="the sampling hash's seed (default 0)")
+    from .._core import mrc_readings
+
+    readings = mrc_readings()
     s.add_argument(
-        "--adjust",
-        action="store_true",
-        help="SHARDS-adj: divide by rate × the trace's accesses, not by the accesses the sample drew",
+        "--reading",
+        choices=readings,
+        help=f"how the sample stands for the trace (default {readings[0]}: at its share of the pages; "
+        "adjusted: SHARDS-adj, at the nominal rate; drawn: over the accesses it drew)",
     )
     s.add_argument("--check", action="store_true", help="measure the error against exact runs, and the time")
     p.set_defaults(func=cmd_mrc)

@@ -1,5 +1,6 @@
 //! Miniature simulations (Waldspurger et al., ATC'17): the real policy, run on a spatial sample of
-//! the trace at rate R with every memory size scaled by R. Works for every flat policy. A policy's
+//! the trace at rate R with every memory size scaled by R (the page touched, plus R of the others:
+//! `sample::frames`). Works for every flat policy. A policy's
 //! constants in pages or events scale through `PolicySetup::sample_rate` (linux-2q's inactive ratio
 //! is taken from the memory the run stands for, mglru's `MIN_LRU_BATCH` and an spo-clock
 //! `decay_window` set in faults are multiplied by R); ratios (2Q's queues, spo-clock's margin, ARC's
@@ -49,36 +50,36 @@ pub fn curve(
     if let Some(&bad) = sizes.iter().find(|&&c| c == 0) {
         return Err(Error::config("sizes", format!("a memory size must be at least 1 frame, got {bad}")));
     }
-    let (keep, rate) = sample::choose(trace, sample.sampling, sample.seed)?;
-    let small = trace.subset(&keep);
+    let chosen = sample::choose(trace, sample.sampling, sample.seed)?;
+    let (rate, others) = (chosen.share(sample.reading), chosen.others(sample.reading));
+    let small = trace.subset(&chosen.keep());
     if small.is_empty() && !trace.is_empty() {
         return Err(empty_sample(trace, rate));
     }
     let stats = small.stats(cfg.page_size);
     let footprint = trace.num_pages() as u64;
-    let scale = |pages: u64| ((pages as f64 * rate).round() as u64).max(1);
     let swap_size = match cfg.swap_size {
         None | Some(MemorySize::Percent(_)) => cfg.swap_size,
         Some(s) => match s.to_pages(cfg.page_size, footprint) {
             0 => Some(MemorySize::Pages(0)),
-            p => Some(MemorySize::Pages(scale(p))),
+            p => Some(MemorySize::Pages(((p as f64 * rate).round() as u64).max(1))),
         },
     };
     let runs = parallel(sizes.len(), threads, |i| {
-        let c = SimConfig { memory: MemorySize::Pages(scale(sizes[i])), swap_size, ..cfg.clone() };
+        let c = SimConfig { memory: MemorySize::Pages(sample::frames(sizes[i], others)), swap_size, ..cfg.clone() };
         simulate_sampled(&small, &stats, &c, catalog, rate)
     });
-    // With `adjust`, the sample's faults over the accesses it stands for (SHARDS-adj).
-    let per = if sample.adjust { trace.len() as f64 * rate } else { small.len() as f64 };
+    let per = chosen.per(sample.reading, trace.len() as u64, small.len() as u64);
     let mut miss_ratio = Vec::with_capacity(sizes.len());
     for r in runs {
-        miss_ratio.push((r?.meters.faults as f64 / per).min(1.0));
+        miss_ratio.push(if per > 0.0 { (r?.meters.faults as f64 / per).min(1.0) } else { 0.0 });
     }
     Ok(Estimate {
         method: "mini",
         policy: cfg.policy.clone(),
         sample: *sample,
         rate,
+        nominal_rate: chosen.nominal,
         accesses: trace.len() as u64,
         sampled_accesses: small.len() as u64,
         sampled_pages: small.num_pages() as u64,

@@ -10,7 +10,7 @@ pub mod opt;
 pub mod sample;
 pub mod shards;
 
-pub use sample::{Sample, Sampling};
+pub use sample::{Reading, Sample, Sampling, READINGS};
 
 use crate::error::{Error, Result};
 use crate::trace::Trace;
@@ -71,8 +71,10 @@ pub struct Estimate {
     pub method: &'static str,
     pub policy: String,
     pub sample: Sample,
-    /// The rate the sample stands for (for a fixed size, the final rate).
+    /// The share of the trace the sample stands for under its reading (`Chosen::share`).
     pub rate: f64,
+    /// R: the hash threshold's share of the hash space (for a fixed size, the first left out's).
+    pub nominal_rate: f64,
     pub accesses: u64,
     pub sampled_accesses: u64,
     pub sampled_pages: u64,

@@ -4,6 +4,7 @@
 //! followed on a `Timeline` and told to the memory where they change, and the meters finished into
 //! a `RunResult`. Grids run in parallel.
 
+mod reference;
 mod timeline;
 
 use crate::config::SimConfig;
@@ -19,6 +20,7 @@ use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
 use crate::swap::{self, Scope};
 use crate::trace::stream::{self, Survey};
 use crate::trace::{PageSpace, ReadOptions, Trace, TraceStats};
+pub use reference::reference_loop;
 use std::path::Path;
 use std::time::Instant;
 pub(crate) use timeline::Timeline;
