@@ -6,7 +6,7 @@ the default; adjusted, SHARDS-adj; drawn) over several seeds (the sample's pages
 prints numbers for BENCHMARKS.md and docs/MRC.md. bench/mrc_peer_bench.py puts LRU and two
 miniature simulations beside libCacheSim's mrcProfiler.
 
-    python bench/mrc_sampled_bench.py [--rate 0.01] [--seeds 5] [--policies lru,lru:mini,clock,...]
+    python bench/mrc_sampled_bench.py [--rate 0.01] [--seeds 5] [--policies lru,clock,...] [--large]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 POLICIES = "lru,clock,arc,2q,fifo,linux-2q,mglru,spo-clock,opt"
 
 
-def traces() -> dict[str, mobmem.Trace]:
+def traces(large: bool) -> dict[str, mobmem.Trace]:
     out = {
         "generated 18M/20,000 pages": mobmem.Trace.generate(
             accesses=18_000_000, footprint_pages=20_000, seed=1
@@ -34,6 +34,10 @@ def traces() -> dict[str, mobmem.Trace]:
             accesses=6_000_000, footprint_pages=100_000, seed=1
         ),
     }
+    if large:
+        out["generated 60M/1,000,000 pages"] = mobmem.Trace.generate(
+            accesses=60_000_000, footprint_pages=1_000_000, seed=1
+        )
     for f in sorted((ROOT / "tests" / "data" / "captures").glob("*.txt.zst")):
         out[f.name.removesuffix(".txt.zst")] = mobmem.Trace.open(f)
     return out
@@ -46,6 +50,7 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=0.01)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--policies", default=POLICIES)
+    ap.add_argument("--large", action="store_true", help="also a 60 M-access, 1,000,000-page trace")
     a = ap.parse_args()
     print(machine())
     print(f"rate {a.rate}, 20 evenly spaced sizes, seeds 0–{a.seeds - 1}; error = mean absolute miss-ratio")
@@ -55,7 +60,7 @@ def main() -> None:
         " error, drawn | sample (s) | sweep, 1 thread (s) | speed-up |"
     )
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
-    for name, t in traces().items():
+    for name, t in traces(a.large).items():
         sizes = mrc.grid(t.num_pages, 20)
         for item in a.policies.split(","):
             policy, _, how = item.partition(":")  # lru:mini runs LRU's miniature simulation

@@ -4,7 +4,8 @@
 mod common;
 
 use common::{data, run, trace};
-use mobmem_core::mrc::{exact, lru, Curve};
+use mobmem_core::mrc::{exact, lru, opt, Curve};
+use mobmem_core::trace::gen::GenParams;
 use mobmem_core::trace::{Op, Trace};
 use mobmem_core::{read_trace, ReadOptions};
 use proptest::prelude::*;
@@ -38,8 +39,19 @@ fn curves_equal_runs_on_the_committed_traces() {
             assert_eq!(lru::in_chunks(&t, chunks), lru, "{name} in {chunks} chunks");
         }
         let opt = check(&t, "opt");
+        assert_eq!(opt::markers(&t), opt::walk(&t), "{name}: the critical markers equal Mattson's walk");
         assert_eq!(lru.cold, opt.cold);
         assert!(opt.faults.iter().zip(&lru.faults).all(|(o, l)| o <= l), "{name}: OPT is the floor");
+    }
+}
+
+#[test]
+fn opt_equals_the_walk_on_generated_traces() {
+    // Long enough for the slots to be renumbered many times (every 3 × footprint accesses at most);
+    // the largest takes the critical markers in `curve` too (over `opt::WALK_MAX_PAGES`).
+    for (pages, accesses, seed) in [(4_000, 400_000, 5), (300, 200_000, 6), (40_000, 300_000, 7)] {
+        let t = GenParams { footprint_pages: pages, accesses, seed, ..GenParams::default() }.generate().unwrap();
+        assert_eq!(opt::markers(&t), opt::walk(&t), "{pages} pages, seed {seed}");
     }
 }
 
@@ -63,6 +75,14 @@ proptest! {
                 prop_assert_eq!(c.at(f), run(&t, policy, f).meters.faults, "{} at {}", policy, f);
             }
         }
+    }
+
+    #[test]
+    fn opt_equals_the_walk(
+        acc in prop::collection::vec((0u64..50, Just(Op::Read)), 1..4000),
+    ) {
+        let t = trace(&acc);
+        prop_assert_eq!(opt::markers(&t), opt::walk(&t));
     }
 
     #[test]

@@ -1,20 +1,276 @@
-//! OPT's (Belady's MIN) miss-ratio curve in one pass. MIN is a stack algorithm (Mattson et al.,
-//! 1970): the pages resident in a memory of c frames are always the top c of one priority stack,
-//! the priority being the next use (sooner is higher). On an access at depth d the page goes to
-//! the top and the pages above d are re-sorted by carrying the lower-priority one down at each
-//! level — O(d) per access, O(footprint) for a first touch. An access at depth d hits in every
-//! memory of d frames or more, as with LRU. The levels a carry passes without changing places are
-//! found by a vectorised scan of their next uses, so the walk costs O(d) compares at a block at a
-//! time, plus the few levels where pages change places.
+//! OPT's (Belady's MIN) miss-ratio curve in one pass, O(log footprint) per access: the critical
+//! marker algorithm of Bilardi, Ekanadham and Pattnaik ("Optimal on-line computation of stack
+//! distances for MIN and OPT", CF'17), with the two searches it needs done in trees.
+//!
+//! MIN is a stack algorithm (Mattson et al., 1970): an access hits in every memory at least as
+//! large as its OPT stack distance, and that distance depends on the past only. The state is the
+//! LRU order of the pages and one marker per memory size of two frames or more (marker c stands
+//! for c + 1 frames: the paper's M(c + 1)). Both are kept on one time line of slots, oldest
+//! first: a page's slot is its last access, a marker's slot the access that last set it. With
+//! β(p) = the markers after slot p minus the live pages after p (never negative), an access to a
+//! page last touched at slot s:
+//! - z = the oldest live slot after s with β = 0 (the page touched just before always has β = 0);
+//! - the distance is 1 + the smallest marker index c ≥ 1 whose slot is at or before z;
+//! - the page moves to a new slot, and marker c moves to that slot too.
+//!
+//! A first touch adds a page and a marker at a new slot; a touch of the page touched just before
+//! has distance 1 and changes nothing. β's suffix sums are a segment tree over the slots (each
+//! node: its sum, and the least suffix sum after a live slot in it); the markers' slots a segment
+//! tree over marker indices (minimum). Slots are renumbered in order when they run out (at most
+//! one page and one marker per slot, so at most 2 per page are kept, out of 3 per page).
+//! The distances equal Mattson's stack walk (`tests/mrc.rs`: runs at every size, and a property
+//! test against the walk, `mrc::opt::walk`), which stays the faster of the two on small
+//! footprints (`curve` picks by footprint: `WALK_MAX_PAGES`).
 
 use super::Curve;
 use crate::trace::Trace;
 
+const NONE: u32 = u32::MAX;
+const INF: i32 = i32::MAX / 4;
 const NEVER: u32 = u32::MAX;
 const ABSENT: u32 = u32::MAX;
 
+/// Footprints up to this many pages take Mattson's walk, larger ones the critical markers: the
+/// walk's O(distance) is cheaper than the trees' O(log footprint) when distances are short (on
+/// generated traces the two cross between 20,000 and 40,000 pages; on the 655-page sqlite3
+/// capture the walk is 13× faster; BENCHMARKS.md).
+pub const WALK_MAX_PAGES: usize = 32_768;
+
 /// The exact OPT curve of `trace`.
 pub fn curve(trace: &Trace) -> Curve {
+    if trace.num_pages() <= WALK_MAX_PAGES {
+        walk(trace)
+    } else {
+        markers(trace)
+    }
+}
+
+/// The exact OPT curve of `trace` by the critical markers, O(log footprint) per access.
+pub fn markers(trace: &Trace) -> Curve {
+    let pages = trace.num_pages();
+    let mut hist = vec![0u64; pages + 2];
+    let mut cold = 0u64;
+    let mut st = State::new(pages);
+    let mut prev = NONE;
+    for &w in trace.accesses.iter() {
+        let x = w >> 2;
+        if x == prev {
+            hist[1] += 1;
+            continue;
+        }
+        prev = x;
+        match st.access(x) {
+            None => cold += 1,
+            Some(d) => hist[d as usize] += 1,
+        }
+    }
+    Curve::from_distances(trace.accesses.len() as u64, cold, &hist)
+}
+
+struct State {
+    /// By page: its live slot (NONE: not touched yet).
+    slot_of: Vec<u32>,
+    /// By slot: the page whose last access it is, and the marker set there (NONE: none).
+    page_at: Vec<u32>,
+    marker_at: Vec<u32>,
+    /// By marker index (1..): its slot.
+    marker_slot: Vec<u32>,
+    next: usize,
+    seen: u32,
+    beta: BetaTree,
+    markers: MinTree,
+}
+
+impl State {
+    fn new(pages: usize) -> State {
+        let cap = (3 * pages).max(1024);
+        State {
+            slot_of: vec![NONE; pages],
+            page_at: vec![NONE; cap],
+            marker_at: vec![NONE; cap],
+            marker_slot: vec![NONE], // marker 0 (capacity 1) is never read
+            next: 0,
+            seen: 0,
+            beta: BetaTree::new(cap),
+            markers: MinTree::new(pages.max(1)),
+        }
+    }
+
+    /// Touches `x` (not the page touched just before): its OPT stack distance, None on a first touch.
+    fn access(&mut self, x: u32) -> Option<u32> {
+        if self.next == self.page_at.len() {
+            self.compact();
+        }
+        let t = self.next;
+        self.next += 1;
+        let s = self.slot_of[x as usize];
+        let (dist, c) = if s == NONE {
+            self.seen += 1;
+            if self.seen == 1 {
+                (None, NONE) // the first page's marker would be marker 0, which is never read
+            } else {
+                self.marker_slot.push(NONE);
+                (None, self.marker_slot.len() as u32 - 1)
+            }
+        } else {
+            let z = self.beta.oldest_zero_after(s as usize).expect("the page touched just before has β = 0");
+            let c = self.markers.leftmost_at_most(z as u32).expect("a marker at or before z");
+            self.page_at[s as usize] = NONE;
+            self.beta.set(s as usize, self.marker_at[s as usize] != NONE, false);
+            (Some(c + 1), c)
+        };
+        if c != NONE {
+            let old = self.marker_slot[c as usize];
+            if old != NONE {
+                self.marker_at[old as usize] = NONE;
+                self.beta.set(old as usize, false, self.page_at[old as usize] != NONE);
+            }
+            self.marker_slot[c as usize] = t as u32;
+            self.marker_at[t] = c;
+            self.markers.set(c as usize, t as u32);
+        }
+        self.slot_of[x as usize] = t as u32;
+        self.page_at[t] = x;
+        self.beta.set(t, c != NONE, true);
+        dist
+    }
+
+    /// Renumbers the slots in use in order, from 0.
+    fn compact(&mut self) {
+        let mut k = 0;
+        for old in 0..self.next {
+            let (p, m) = (self.page_at[old], self.marker_at[old]);
+            if p == NONE && m == NONE {
+                continue;
+            }
+            self.page_at[old] = NONE;
+            self.marker_at[old] = NONE;
+            self.page_at[k] = p;
+            self.marker_at[k] = m;
+            if p != NONE {
+                self.slot_of[p as usize] = k as u32;
+            }
+            if m != NONE {
+                self.marker_slot[m as usize] = k as u32;
+            }
+            k += 1;
+        }
+        self.next = k;
+        let (markers, pages) = (&self.marker_at, &self.page_at);
+        self.beta.rebuild(|i| (markers.get(i).is_some_and(|&m| m != NONE), pages.get(i).is_some_and(|&p| p != NONE)));
+        self.markers.rebuild(&self.marker_slot);
+    }
+}
+
+/// β over the slots: each leaf is +1 for a marker and −1 for a live page; a node keeps its sum and
+/// the least sum of the leaves after a live leaf within it (INF without one), side by side.
+struct BetaTree {
+    size: usize,
+    node: Vec<[i32; 2]>,
+}
+
+impl BetaTree {
+    fn new(cap: usize) -> BetaTree {
+        let size = cap.next_power_of_two();
+        BetaTree { size, node: vec![[0, INF]; 2 * size] }
+    }
+
+    #[inline]
+    fn pull(&mut self, i: usize) {
+        let ([ls, lm], [rs, rm]) = (self.node[2 * i], self.node[2 * i + 1]);
+        self.node[i] = [ls + rs, (lm + rs).min(rm)];
+    }
+
+    #[inline]
+    fn leaf(marker: bool, live: bool) -> [i32; 2] {
+        [marker as i32 - live as i32, if live { 0 } else { INF }]
+    }
+
+    fn set(&mut self, slot: usize, marker: bool, live: bool) {
+        let mut i = self.size + slot;
+        self.node[i] = Self::leaf(marker, live);
+        while i > 1 {
+            i /= 2;
+            self.pull(i);
+        }
+    }
+
+    fn rebuild(&mut self, leaf: impl Fn(usize) -> (bool, bool)) {
+        for s in 0..self.size {
+            let (marker, live) = leaf(s);
+            self.node[self.size + s] = Self::leaf(marker, live);
+        }
+        for i in (1..self.size).rev() {
+            self.pull(i);
+        }
+    }
+
+    /// The oldest live slot after `s` whose suffix sum is 0.
+    fn oldest_zero_after(&self, s: usize) -> Option<usize> {
+        self.find(1, 0, self.size, s + 1, 0)
+    }
+
+    fn find(&self, i: usize, l: usize, r: usize, from: usize, after: i32) -> Option<usize> {
+        if r <= from || self.node[i][1] + after > 0 {
+            return None;
+        }
+        if r - l == 1 {
+            return Some(l);
+        }
+        let mid = (l + r) / 2;
+        self.find(2 * i, l, mid, from, after + self.node[2 * i + 1][0])
+            .or_else(|| self.find(2 * i + 1, mid, r, from, after))
+    }
+}
+
+/// Minimum over marker indices of their slots; finds the smallest index at or below a slot.
+struct MinTree {
+    size: usize,
+    min: Vec<u32>,
+}
+
+impl MinTree {
+    fn new(n: usize) -> MinTree {
+        let size = n.next_power_of_two();
+        MinTree { size, min: vec![NONE; 2 * size] }
+    }
+
+    fn set(&mut self, i: usize, v: u32) {
+        let mut i = self.size + i;
+        self.min[i] = v;
+        while i > 1 {
+            i /= 2;
+            self.min[i] = self.min[2 * i].min(self.min[2 * i + 1]);
+        }
+    }
+
+    fn rebuild(&mut self, values: &[u32]) {
+        for i in 0..self.size {
+            self.min[self.size + i] = values.get(i).copied().unwrap_or(NONE);
+        }
+        for i in (1..self.size).rev() {
+            self.min[i] = self.min[2 * i].min(self.min[2 * i + 1]);
+        }
+    }
+
+    /// The smallest index whose value is at most `bound`.
+    fn leftmost_at_most(&self, bound: u32) -> Option<u32> {
+        if self.min[1] > bound {
+            return None;
+        }
+        let mut i = 1;
+        while i < self.size {
+            i = if self.min[2 * i] <= bound { 2 * i } else { 2 * i + 1 };
+        }
+        Some((i - self.size) as u32)
+    }
+}
+
+/// Mattson's stack walk (O(d) per access, d the distance; O(footprint) for a first touch), the
+/// reference the trees are tested against: on an access at depth d the page goes to the top and
+/// the pages above d are re-sorted by next use, carrying the later-used one down at each level;
+/// the levels a carry passes without changing places are skipped by a vectorised scan.
+pub fn walk(trace: &Trace) -> Curve {
     let n = trace.accesses.len();
     let pages = trace.num_pages();
     // Next use of the page accessed at each position (NEVER: not again).
