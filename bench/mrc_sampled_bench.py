@@ -63,7 +63,7 @@ def main() -> None:
     for name, t in traces(a.large).items():
         sizes = mrc.grid(t.num_pages, 20)
         for item in a.policies.split(","):
-            policy, _, how = item.partition(":")  # lru:mini runs LRU's miniature simulation
+            policy, _, how = item.partition(":")  # lru:shards runs SHARDS (mini is the default)
             start = time.perf_counter()
             runs = mobmem.run_configs(t, [{"policy": policy, "memory": s} for s in sizes], threads=1)
             sweep_s = time.perf_counter() - start

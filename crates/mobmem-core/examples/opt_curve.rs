@@ -1,8 +1,8 @@
 //! OPT's whole miss-ratio curve against one OPT run, side by side in one process (bench/, not a
 //! test): the critical markers (`mrc::opt::markers`), Mattson's walk (`mrc::opt::walk`) and one
 //! `simulate` with OPT at 10% of the footprint, best of three, alternated, on generated traces of
-//! 20,000, 40,000, 100,000 and 1,000,000 pages and on the sqlite3 capture (655 pages). (`mrc::opt::curve` takes the walk up to
-//! `WALK_MAX_PAGES`, the markers above.)
+//! 20,000, 40,000, 100,000 and 1,000,000 pages and on the sqlite3 capture (655 pages).
+//! (`mrc::opt::curve` takes the walk up to `WALK_MAX_PAGES`, the markers above.)
 //!
 //!     cargo run --release -p mobmem-core --example opt_curve [-- --walk-large]
 //!

@@ -47,11 +47,23 @@ fn curves_equal_runs_on_the_committed_traces() {
 
 #[test]
 fn opt_equals_the_walk_on_generated_traces() {
-    // Long enough for the slots to be renumbered many times (every 3 × footprint accesses at most);
-    // the largest takes the critical markers in `curve` too (over `opt::WALK_MAX_PAGES`).
-    for (pages, accesses, seed) in [(4_000, 400_000, 5), (300, 200_000, 6), (40_000, 300_000, 7)] {
+    // Long enough for the slots to be renumbered (every footprint's worth of new slots at most).
+    for (pages, accesses, seed) in [(4_000, 400_000, 5), (300, 200_000, 6), (20_000, 300_000, 7)] {
         let t = GenParams { footprint_pages: pages, accesses, seed, ..GenParams::default() }.generate().unwrap();
         assert_eq!(opt::markers(&t), opt::walk(&t), "{pages} pages, seed {seed}");
+    }
+}
+
+#[test]
+fn a_large_footprint_takes_the_markers_and_equals_runs() {
+    let t =
+        GenParams { footprint_pages: 60_000, accesses: 1_000_000, seed: 8, ..GenParams::default() }.generate().unwrap();
+    assert!(t.num_pages() > opt::WALK_MAX_PAGES, "{} pages: too few for the markers", t.num_pages());
+    let c = exact(&t, "opt").unwrap();
+    assert_eq!(c, opt::markers(&t));
+    assert_eq!(c, opt::walk(&t));
+    for f in [1, 100, 3_000, 20_000, t.num_pages() as u64] {
+        assert_eq!(c.at(f), run(&t, "opt", f).meters.faults, "opt at {f} frames");
     }
 }
 

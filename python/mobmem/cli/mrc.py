@@ -219,9 +219,9 @@ def add_parsers(sub: Any) -> None:
     )
     s.add_argument("--sizes", type=int, metavar="N", help="mini: N evenly spaced sizes (default 20)")
     s.add_argument("--seed", type=int, default=0, help="the sampling hash's seed (default 0)")
-    from .._core import mrc_readings
+    from .. import mrc
 
-    readings = mrc_readings()
+    readings = mrc.readings()
     s.add_argument(
         "--reading",
         choices=readings,

@@ -57,6 +57,15 @@ pub const EXACT: &[&str] = &["lru", "opt"];
 pub fn exact(trace: &Trace, policy: &str) -> Result<Curve> {
     match policy {
         "lru" => Ok(lru::curve(trace)),
+        "opt" if trace.num_pages() > opt::MAX_PAGES => Err(Error::config(
+            "policy",
+            format!(
+                "the OPT curve takes at most {} pages; {} has {}",
+                opt::MAX_PAGES,
+                trace.path.display(),
+                trace.num_pages()
+            ),
+        )),
         "opt" => Ok(opt::curve(trace)),
         other => {
             Err(Error::config("policy", format!("no exact one-pass curve for {other:?}; exact: {}", EXACT.join(", "))))

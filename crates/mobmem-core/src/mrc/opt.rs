@@ -26,9 +26,12 @@ use super::Curve;
 use crate::trace::Trace;
 
 const NONE: u32 = u32::MAX;
+/// Above any sum of ±1 over the slots: they stay within ±3 × `MAX_PAGES`, so INF + such a sum
+/// fits an i32, and the tree is half the size of one of i64.
 const INF: i32 = i32::MAX / 4;
-const NEVER: u32 = u32::MAX;
-const ABSENT: u32 = u32::MAX;
+
+/// The largest footprint the markers take (`mrc::exact` refuses a larger one).
+pub const MAX_PAGES: usize = 1 << 26;
 
 /// Footprints up to this many pages take Mattson's walk, larger ones the critical markers: the
 /// walk's O(distance) is cheaper than the trees' O(log footprint) when distances are short (on
@@ -38,7 +41,7 @@ pub const WALK_MAX_PAGES: usize = 32_768;
 
 /// The exact OPT curve of `trace`.
 pub fn curve(trace: &Trace) -> Curve {
-    if trace.num_pages() <= WALK_MAX_PAGES {
+    if trace.num_pages() <= WALK_MAX_PAGES && trace.accesses.len() < u32::MAX as usize {
         walk(trace)
     } else {
         markers(trace)
@@ -48,6 +51,7 @@ pub fn curve(trace: &Trace) -> Curve {
 /// The exact OPT curve of `trace` by the critical markers, O(log footprint) per access.
 pub fn markers(trace: &Trace) -> Curve {
     let pages = trace.num_pages();
+    assert!(pages <= MAX_PAGES, "{pages} pages: the OPT curve takes at most {MAX_PAGES}");
     let mut hist = vec![0u64; pages + 2];
     let mut cold = 0u64;
     let mut st = State::new(pages);
@@ -273,9 +277,10 @@ impl MinTree {
 pub fn walk(trace: &Trace) -> Curve {
     let n = trace.accesses.len();
     let pages = trace.num_pages();
-    // Next use of the page accessed at each position (NEVER: not again).
-    let mut next_use = vec![NEVER; n];
-    let mut seen = vec![NEVER; pages];
+    // Next use of the page accessed at each position (NONE: not again; `curve` sends traces of
+    // u32::MAX accesses or more to the markers).
+    let mut next_use = vec![NONE; n];
+    let mut seen = vec![NONE; pages];
     for i in (0..n).rev() {
         let p = (trace.accesses[i] >> 2) as usize;
         next_use[i] = seen[p];
@@ -286,15 +291,15 @@ pub fn walk(trace: &Trace) -> Curve {
     // reads only next uses.
     let mut keys: Vec<u32> = Vec::with_capacity(pages);
     let mut at: Vec<u32> = Vec::with_capacity(pages);
-    let mut depth = vec![ABSENT; pages]; // each page's level (0 = top)
+    let mut depth = vec![NONE; pages]; // each page's level (0 = top)
     let mut hist = vec![0u64; pages + 2];
     let mut cold = 0u64;
     for (&w, &next) in trace.accesses.iter().zip(&next_use) {
         let x = w >> 2;
         let d = depth[x as usize];
-        let end = if d == ABSENT {
+        let end = if d == NONE {
             cold += 1;
-            keys.push(NEVER); // a new bottom level, filled by the carry below
+            keys.push(NONE); // a new bottom level, filled by the carry below
             at.push(x);
             keys.len() - 1
         } else {

@@ -14,7 +14,7 @@ use std::collections::BinaryHeap;
 pub enum Sampling {
     /// Fixed rate: each page with probability R, 0 < R ≤ 1.
     Rate(f64),
-    /// Fixed size: the pages with the smallest hashes, at most this many (memory bounded by it).
+    /// Fixed size: the pages with the smallest hashes, at most this many.
     Size(u64),
 }
 
@@ -167,7 +167,7 @@ pub fn rate_of(threshold: u64) -> f64 {
 }
 
 /// The pages to keep. A fixed size keeps the pages with the smallest hashes, found with a heap of
-/// size + 1 hashes (memory bounded by the sample, not the footprint); R is then the hash of the
+/// size + 1 hashes (no sort of the footprint's hashes); R is then the hash of the
 /// first page left out.
 pub fn choose(trace: &Trace, sampling: Sampling, seed: u64) -> Result<Chosen> {
     sampling.check()?;
