@@ -73,8 +73,9 @@ def curve(trace: Any, policy: str = "lru") -> Curve:
 class Estimate:
     """A curve estimated from a spatial sample of the pages: the miss ratio at each size (frames of
     the whole trace). ``method`` is ``shards`` (LRU's sampled stack distances, every size) or
-    ``mini`` (the policy itself run on the sample with memory scaled by ``rate``). ``rate`` is
-    the one the ``reading`` scaled sizes and counts by; ``nominal_rate`` the hash threshold's."""
+    ``mini`` (the policy itself run on the sample with scaled memory sizes). ``rate`` is the share
+    of the trace the sample stands for under its ``reading`` (its counts scale by it);
+    ``nominal_rate`` is the hash threshold's."""
 
     method: str
     policy: str

@@ -140,17 +140,6 @@ impl StackDistances {
         d
     }
 
-    /// Takes `p` off the stack (a sampler dropped it); its next touch is a first touch.
-    pub fn forget(&mut self, p: usize) {
-        let l = self.last[p];
-        if l != NONE {
-            self.marks.clear(l as usize);
-            self.owner[l as usize] = NONE;
-            self.last[p] = NONE;
-            self.live -= 1;
-        }
-    }
-
     /// Renumbers the live marks 0..live in position order; the positions keep their number. A
     /// position's owner is cleared when its page moves on, so the owners left are the live marks.
     fn compact(&mut self) {
