@@ -34,9 +34,10 @@ const INF: i32 = i32::MAX / 4;
 pub const MAX_PAGES: usize = 1 << 26;
 
 /// Footprints up to this many pages take Mattson's walk, larger ones the critical markers: the
-/// walk's O(distance) is cheaper than the trees' O(log footprint) when distances are short (on
-/// generated traces the two cross between 20,000 and 40,000 pages; on the 655-page sqlite3
-/// capture the walk is 13× faster; BENCHMARKS.md).
+/// walk's O(distance) is cheaper than the trees' O(log footprint) when distances are short. On
+/// generated traces, the walk's worst case (long distances everywhere), the markers are 1.2×
+/// faster at 20,000 pages and 1.8× at 40,000; on the 655-page sqlite3 capture the walk is 8×
+/// faster (BENCHMARKS.md).
 pub const WALK_MAX_PAGES: usize = 32_768;
 
 /// The exact OPT curve of `trace`.
@@ -190,12 +191,19 @@ impl BetaTree {
         [marker as i32 - live as i32, if live { 0 } else { INF }]
     }
 
+    /// Sets a leaf and its ancestors; the new values are carried up in registers, so each level
+    /// waits only on the sibling it reads, not on the store below it.
+    #[inline]
     fn set(&mut self, slot: usize, marker: bool, live: bool) {
         let mut i = self.size + slot;
-        self.node[i] = Self::leaf(marker, live);
+        let mut v = Self::leaf(marker, live);
+        self.node[i] = v;
         while i > 1 {
-            i /= 2;
-            self.pull(i);
+            let sib = self.node[i ^ 1];
+            let ([ls, lm], [rs, rm]) = if i & 1 == 0 { (v, sib) } else { (sib, v) };
+            v = [ls + rs, (lm + rs).min(rm)];
+            i >>= 1;
+            self.node[i] = v;
         }
     }
 
@@ -209,21 +217,46 @@ impl BetaTree {
         }
     }
 
-    /// The oldest live slot after `s` whose suffix sum is 0.
+    /// The oldest live slot after `s` whose suffix sum is 0: up from `s`'s leaf, the right
+    /// siblings on the way cover the slots after `s` in order, nearest first; the first of them
+    /// holding such a slot is searched down.
     fn oldest_zero_after(&self, s: usize) -> Option<usize> {
-        self.find(1, 0, self.size, s + 1, 0)
+        let mut right = [0usize; 64];
+        let mut n = 0;
+        let mut total = 0; // the sum of the leaves after s
+        let mut i = self.size + s;
+        while i > 1 {
+            // Branch-free: the parity of the path is as good as random.
+            let left = (i & 1) ^ 1;
+            right[n] = i | 1;
+            n += left;
+            total += self.node[i | 1][0] & -(left as i32);
+            i >>= 1;
+        }
+        let mut before = 0; // the sum of the siblings before the one tested
+        for &j in &right[..n] {
+            let [sum, min] = self.node[j];
+            let after = total - before - sum;
+            if min + after <= 0 {
+                return Some(self.down(j, after));
+            }
+            before += sum;
+        }
+        None
     }
 
-    fn find(&self, i: usize, l: usize, r: usize, from: usize, after: i32) -> Option<usize> {
-        if r <= from || self.node[i][1] + after > 0 {
-            return None;
+    /// The oldest live leaf under `j` whose suffix sum is 0, `after` being the sum after `j`.
+    fn down(&self, mut j: usize, mut after: i32) -> usize {
+        while j < self.size {
+            let r = self.node[2 * j + 1];
+            if self.node[2 * j][1] + r[0] + after <= 0 {
+                after += r[0];
+                j *= 2;
+            } else {
+                j = 2 * j + 1;
+            }
         }
-        if r - l == 1 {
-            return Some(l);
-        }
-        let mid = (l + r) / 2;
-        self.find(2 * i, l, mid, from, after + self.node[2 * i + 1][0])
-            .or_else(|| self.find(2 * i + 1, mid, r, from, after))
+        j - self.size
     }
 }
 
@@ -239,12 +272,18 @@ impl MinTree {
         MinTree { size, min: vec![NONE; 2 * size] }
     }
 
+    #[inline]
     fn set(&mut self, i: usize, v: u32) {
         let mut i = self.size + i;
+        let mut v = v;
         self.min[i] = v;
         while i > 1 {
-            i /= 2;
-            self.min[i] = self.min[2 * i].min(self.min[2 * i + 1]);
+            v = v.min(self.min[i ^ 1]);
+            i >>= 1;
+            if self.min[i] == v {
+                break; // the ancestors above keep their minimum
+            }
+            self.min[i] = v;
         }
     }
 
