@@ -205,6 +205,40 @@ def test_zram_writeback_page_level_and_phone(tmp_path):
     assert "zram writeback: written / read back" in text
 
 
+def test_pixel_7_writes_back_on_androids_schedule_and_bad_schedules_are_errors(tmp_path):
+    assert "pixel-7" in cli("phones").stdout
+
+    # The first writeback comes 24 h after the start (ro.zram.first_wb_delay_mins = 1440): 100
+    # launches 10 min apart end before it, 30 min apart after it.
+    def run(gap_s: float, **kw: object) -> dict:
+        usage = ph.synthetic(24, 100, 6.1, seed=1, gap_s=gap_s)
+        return ph.simulate_phone(usage, "pixel-7", dram="3GiB", **kw).meters
+
+    short, long = run(600), run(1800)
+    assert short["sim_time_s"] < 86400 < long["sim_time_s"]
+    assert short["written_back_pages"] == 0 < long["written_back_pages"]
+    # The same days with the first round brought forward to the schedule's period of 1 h write
+    # back earlier and more.
+    dev = write(
+        tmp_path,
+        "wb.toml",
+        '[hourly]\nkind = "zram"\nbackend = "zram-writeback"\ncompression_ratio = 2.5\n'
+        'read_ns = 3000\nwrite_ns = 10000\n[hourly.backend_params]\nbacking = "ufs31"\n'
+        "idle_s = 3600.0\nfirst_s = 3600.0\nbacking_mib = 512.0\n",
+    )
+    hourly = run(600, swap="hourly", devices=dev)
+    assert hourly["written_back_pages"] > 0
+    for field, value in (("first_s", "-1.0"), ("mark_idle_s", "1e12"), ("backing_mib", "-5.0")):
+        bad = write(
+            tmp_path,
+            f"bad_{field}.toml",
+            '[bad]\nkind = "zram"\nbackend = "zram-writeback"\ncompression_ratio = 2.5\n'
+            f"read_ns = 3000\nwrite_ns = 10000\n[bad.backend_params]\n{field} = {value}\n",
+        )
+        with pytest.raises(mobmem.ConfigError, match=f"backend_params.{field}"):
+            run(600, swap="bad", devices=bad)
+
+
 @pytest.mark.skipif(
     not (SHARED / "appusage" / "launches_all_users.csv.gz").exists(), reason="../shared absent"
 )

@@ -37,12 +37,24 @@ pub(crate) struct Setup {
     pub owner_swap_outs: bool,
 }
 
-/// zram writeback's schedule in an engine's ticks.
+/// zram writeback's schedule in an engine's ticks: rounds at `first`, then every `every`, at most
+/// `limit` pages each and `cap` on the backing device in all; a one-time idle marking at
+/// `mark_at` (`u64::MAX`: none).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct WritebackRounds {
+pub struct WritebackRounds {
     pub every: u64,
+    pub first: u64,
+    pub mark_at: u64,
     pub limit: u64,
+    pub cap: u64,
     pub by_access: bool,
+}
+
+impl WritebackRounds {
+    /// A round every `every` ticks from the start, at most `limit` pages each, no other bound.
+    pub fn every(every: u64, limit: u64, by_access: bool) -> WritebackRounds {
+        WritebackRounds { every, first: every, mark_at: u64::MAX, limit, cap: u64::MAX, by_access }
+    }
 }
 
 impl Setup {
@@ -79,7 +91,7 @@ impl<P: Policy> Engine<P> {
             e = e.with_read_around(setup.page_cluster);
         }
         if let Some(w) = setup.writeback {
-            e = e.with_writeback(w.every, w.limit, w.by_access);
+            e = e.with_writeback(w);
         }
         if let Some((admission, owners)) = setup.admission {
             e = e.with_admission(admission, owners);
@@ -119,15 +131,17 @@ impl<P: Policy> Engine<P> {
         }
     }
 
-    /// zram writeback: copies left in zram unread for a whole round (`every` ticks) are written
-    /// back to the backing device, at most `limit` a round (Android's `writeback_limit`). With
-    /// `by_access` the ticks are accesses and the engine runs the rounds itself (page traces);
-    /// otherwise the caller runs them with `writeback_until`.
-    pub fn with_writeback(mut self, every: u64, limit: u64, by_access: bool) -> Self {
+    /// zram writeback: at each round, copies left in zram unread since the last marking are
+    /// written back to the backing device, at most `limit` a round (Android's `writeback_limit`)
+    /// and `cap` on it in all, then every copy is marked idle. With `by_access` the ticks are
+    /// accesses and the engine runs the rounds itself (page traces); otherwise the caller runs them
+    /// with `writeback_until`.
+    pub fn with_writeback(mut self, w: WritebackRounds) -> Self {
         self.pages.keep_idle_marks();
-        self.wb = WritebackSchedule { every: every.max(1), next: every.max(1), limit };
-        if by_access {
-            self.wb_due_access = self.wb.next;
+        let every = w.every.max(1);
+        self.wb = WritebackSchedule { every, next: w.first, mark_at: w.mark_at, limit: w.limit, cap: w.cap };
+        if w.by_access {
+            self.wb_due_access = self.wb.next.min(self.wb.mark_at);
         }
         self
     }

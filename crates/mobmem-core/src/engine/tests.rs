@@ -37,7 +37,7 @@ impl PolicyVisitor for &Drive {
             e = e.with_read_around(self.read_around);
         }
         if self.writeback_every > 0 {
-            e = e.with_writeback(self.writeback_every, 7, true);
+            e = e.with_writeback(WritebackRounds::every(self.writeback_every, 7, true));
         }
         let mut rng = Rng::new(self.seed);
         let (mut swap_reads, mut file_reads, mut ev, mut faults) = (0u64, 0u64, Evictions::default(), 0u64);
@@ -257,7 +257,9 @@ fn zram_writeback_takes_idle_copies_out_of_dram_and_reads_them_back_from_flash()
     let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
     let setup = PolicySetup::new(8, space, IoCosts::default());
     let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
-    let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_zram(Some(2.0)).with_writeback(100, 3, false);
+    let mut e = Engine::new(lru, space, 8, u64::MAX, false)
+        .with_zram(Some(2.0))
+        .with_writeback(WritebackRounds::every(100, 3, false));
     for p in 0..10u32 {
         e.access(p, Op::Write, p as usize).unwrap();
     }
@@ -299,7 +301,7 @@ fn writeback_rounds_are_bounded_by_the_copies_not_by_the_time_asked() {
     let setup = PolicySetup::new(8, space, IoCosts::default());
     for limit in [0, 1] {
         let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
-        let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_writeback(1, limit, false);
+        let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_writeback(WritebackRounds::every(1, limit, false));
         for p in 0..64u32 {
             e.access(p, Op::Write, p as usize).unwrap();
         }
@@ -342,4 +344,44 @@ fn swap_outs_are_counted_against_the_owner_of_each_page_swapped() {
     // Pages 8..12 went out, now process 0's: 8 + 4 against 0, none moved from before.
     assert_eq!(e.owner_swap_outs(), &[12, 0]);
     assert_eq!(e.meters().swap_outs, 12);
+}
+
+#[test]
+fn writeback_as_android_schedules_it_marks_once_starts_late_and_fills_the_partition_only() {
+    // Android's ZramWriteback: a one-time idle marking, a late first round, then periodic ones;
+    // the backing partition bounds what it holds.
+    let kinds = vec![1u8; 16];
+    let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup::new(8, space, IoCosts::default());
+    let engine = |w: WritebackRounds| {
+        let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
+        let mut e = Engine::new(lru, space, 8, u64::MAX, false).with_zram(Some(2.0)).with_writeback(w);
+        for p in 0..12u32 {
+            e.access(p, Op::Write, p as usize).unwrap();
+        }
+        e
+    };
+    // Marking at 50, first round at 300: nothing before 300; at 300 every copy not read since the
+    // marking goes.
+    let mut e =
+        engine(WritebackRounds { every: 100, first: 300, mark_at: 50, limit: 100, cap: u64::MAX, by_access: false });
+    let swapped: Vec<u32> = (0..16).filter(|&p| e.holds(p..p + 1).swapped == 1).collect();
+    assert!(swapped.len() >= 6, "{swapped:?}");
+    let mut seen = Vec::new();
+    e.writeback_until(299, |t, n| seen.push((t, n)));
+    assert!(seen.is_empty() && e.meters().written_back == 0, "{seen:?}");
+    e.set_now(100);
+    // Read after the marking: not idle at 300; nor is a copy its fault writes.
+    e.access(swapped[0], Op::Read, 12).unwrap();
+    e.writeback_until(300, |t, n| seen.push((t, n)));
+    assert_eq!(seen, vec![(300, swapped.len() as u64 - 1)]);
+    e.check().unwrap();
+    // Rounds from the start, 4 a round, 6 on the partition in all: 4, 2, then nothing.
+    let mut e =
+        engine(WritebackRounds { every: 100, first: 100, mark_at: u64::MAX, limit: 4, cap: 6, by_access: false });
+    let mut seen = Vec::new();
+    e.writeback_until(10_000, |t, n| seen.push((t, n)));
+    assert_eq!(seen, vec![(200, 4), (300, 2)]);
+    assert_eq!(e.meters().written_back, 6);
+    e.check().unwrap();
 }

@@ -10,11 +10,16 @@ use crate::policy::Policy;
 pub struct WritebackSchedule {
     pub every: u64,
     pub next: u64,
+    /// A one-time idle marking (`u64::MAX`: none, or done).
+    pub mark_at: u64,
     pub limit: u64,
+    /// Most copies on the backing device at once.
+    pub cap: u64,
 }
 
 impl WritebackSchedule {
-    pub(super) const OFF: WritebackSchedule = WritebackSchedule { every: u64::MAX, next: u64::MAX, limit: 0 };
+    pub(super) const OFF: WritebackSchedule =
+        WritebackSchedule { every: u64::MAX, next: u64::MAX, mark_at: u64::MAX, limit: 0, cap: 0 };
 }
 
 impl<P: Policy> Engine<P> {
@@ -23,7 +28,7 @@ impl<P: Policy> Engine<P> {
     #[inline(never)]
     pub(super) fn writeback_due(&mut self, index: usize) {
         self.writeback_until(index as u64, |_, _| {});
-        self.wb_due_access = self.wb.next;
+        self.wb_due_access = self.wb.next.min(self.wb.mark_at);
     }
 
     /// Runs the writeback rounds due by tick `now`; `round(tick, pages)` is told of each round
@@ -32,9 +37,15 @@ impl<P: Policy> Engine<P> {
     /// rounds run are bounded by the copies written back, not by `now / every`.
     pub fn writeback_until(&mut self, now: u64, mut round: impl FnMut(u64, u64)) {
         let mut quiet = 0;
-        while self.wb.next <= now {
+        while self.wb.next.min(self.wb.mark_at) <= now {
+            if self.wb.mark_at < self.wb.next {
+                self.pages.mark_idle();
+                self.wb.mark_at = u64::MAX;
+                continue;
+            }
             let tick = self.wb.next;
-            let n = self.pages.writeback(self.wb.limit);
+            let room = self.wb.cap.saturating_sub(self.pages.backed());
+            let n = self.pages.writeback(self.wb.limit.min(room));
             self.pages.mark_idle();
             if n > 0 {
                 round(tick, n);
@@ -43,7 +54,7 @@ impl<P: Policy> Engine<P> {
             // the next; two such in a row and the rest until `now` would find nothing either.
             quiet = if n == 0 || n < self.wb.limit { quiet + 1 } else { 0 };
             self.wb.next = tick.saturating_add(self.wb.every);
-            if quiet >= 2 && self.wb.next <= now {
+            if quiet >= 2 && self.wb.next <= now && self.wb.mark_at == u64::MAX {
                 let skip = (now - self.wb.next) / self.wb.every + 1;
                 self.wb.next = self.wb.next.saturating_add(skip.saturating_mul(self.wb.every));
             }

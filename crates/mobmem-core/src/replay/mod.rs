@@ -236,8 +236,15 @@ fn flat_setup(plan: Plan, footprint: u64, sample_rate: f64) -> Setup {
     // one access per page between rounds (a round scans every page, so the rounds cost at most
     // as much as the accesses).
     s.writeback = backend.writeback().map(|w| {
-        let every = (w.idle_s * 1e9 / cfg.cpu_ns_per_access.max(1e-3)).min(u64::MAX as f64) as u64;
-        WritebackRounds { every: every.max(footprint), limit: w.limit_pages(cfg.page_size), by_access: true }
+        let ticks = |s: f64| (s * 1e9 / cfg.cpu_ns_per_access.max(1e-3)).min(u64::MAX as f64) as u64;
+        WritebackRounds {
+            every: ticks(w.idle_s).max(footprint),
+            first: ticks(w.first_s).max(footprint),
+            mark_at: w.mark_idle_s.map_or(u64::MAX, ticks),
+            limit: w.limit_pages(cfg.page_size),
+            cap: w.capacity_pages(cfg.page_size),
+            by_access: true,
+        }
     });
     if cfg.swap_admission != swap::admission::DEFAULT {
         s.admission = Some((r.admission, swap::Owners::default()));

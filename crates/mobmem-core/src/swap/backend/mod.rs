@@ -24,12 +24,25 @@ pub struct Writeback {
     pub idle_s: f64,
     /// Most pages a round writes back (`writeback_limit`), from the MiB-per-day budget.
     pub limit_mib_per_day: f64,
+    /// The first round, s after the start (Android's `ro.zram.first_wb_delay_mins`); later ones
+    /// every `idle_s`.
+    pub first_s: f64,
+    /// A one-time marking of every zram copy idle, s after the start (Android's
+    /// `ro.zram.mark_idle_delay_mins`); `None`: none (copies count as idle from their write).
+    pub mark_idle_s: Option<f64>,
+    /// The backing partition's size (`zram_backingdev_size`); `None`: unbounded.
+    pub backing_mib: Option<f64>,
 }
 
 impl Writeback {
     /// Pages a round may write back at `page_size`.
     pub fn limit_pages(&self, page_size: u64) -> u64 {
         (self.limit_mib_per_day * 1048576.0 * self.idle_s / 86400.0 / page_size as f64).floor() as u64
+    }
+
+    /// Pages the backing partition holds at `page_size` (`u64::MAX`: unbounded).
+    pub fn capacity_pages(&self, page_size: u64) -> u64 {
+        self.backing_mib.map_or(u64::MAX, |m| (m * 1048576.0 / page_size as f64).floor() as u64)
     }
 }
 

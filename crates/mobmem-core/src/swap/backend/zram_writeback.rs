@@ -2,6 +2,12 @@
 //! phone's flash): copies that stayed in zram unread for `idle_s` are written back to the backing
 //! device, at most `limit_mib_per_day`; they free their share of the DRAM pool, and a fault on one
 //! reads it from flash (queued there). Everything else is zram's.
+//!
+//! The schedule is Android's `ZramWriteback` job (frameworks/base, services/core/.../
+//! ZramWriteback.java): every copy is marked idle once, `mark_idle_s` after boot; the first
+//! writeback runs `first_s` after boot and writes back the copies still idle, then marks every
+//! copy idle again; the next ones follow every `idle_s` (`ro.zram.periodic_wb_delay_hours`). Left
+//! out: the job's wait for the device to be idle (charging, screen off).
 
 use super::zram::Zram;
 use super::{Build, SwapBackend, Writeback};
@@ -19,11 +25,24 @@ pub struct Params {
     pub idle_s: f64,
     /// Writeback budget per day (`writeback_limit`), which bounds flash wear. Assumed: 1 GiB.
     pub limit_mib_per_day: f64,
+    /// The first round, s after the start; absent: `idle_s` (a round every `idle_s` from the start).
+    pub first_s: Option<f64>,
+    /// A one-time idle marking before the first round, s after the start; absent: none.
+    pub mark_idle_s: Option<f64>,
+    /// The backing partition's size, MiB; absent: unbounded.
+    pub backing_mib: Option<f64>,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { backing: "emmc-inand".into(), idle_s: 3600.0, limit_mib_per_day: 1024.0 }
+        Params {
+            backing: "emmc-inand".into(),
+            idle_s: 3600.0,
+            limit_mib_per_day: 1024.0,
+            first_s: None,
+            mark_idle_s: None,
+            backing_mib: None,
+        }
     }
 }
 
@@ -70,7 +89,27 @@ impl Build for ZramWriteback {
                 format!("{} is not a size ≥ 0", p.limit_mib_per_day),
             ));
         }
-        let wb = Writeback { backing, idle_s: p.idle_s, limit_mib_per_day: p.limit_mib_per_day };
+        let first_s = p.first_s.unwrap_or(p.idle_s);
+        for (name, v) in [("first_s", Some(first_s)), ("mark_idle_s", p.mark_idle_s)] {
+            if let Some(v) = v {
+                if !(0.0..=365.0 * 86400.0).contains(&v) {
+                    return Err(Error::config(field(name), format!("{v} is not between 0 and a year")));
+                }
+            }
+        }
+        if let Some(m) = p.backing_mib {
+            if !(m >= 0.0 && m.is_finite()) {
+                return Err(Error::config(field("backing_mib"), format!("{m} is not a size ≥ 0")));
+            }
+        }
+        let wb = Writeback {
+            backing,
+            idle_s: p.idle_s,
+            limit_mib_per_day: p.limit_mib_per_day,
+            first_s,
+            mark_idle_s: p.mark_idle_s,
+            backing_mib: p.backing_mib,
+        };
         Ok(ZramWriteback { zram: Zram::on(device)?, wb })
     }
 }

@@ -154,9 +154,17 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     setup.direct_read = phone.direct_read;
     // zram (a synchronous-I/O device) reads no neighbours; a block device reads around.
     setup.page_cluster = if io.swap.is_some() && !synchronous { phone.page_cluster.order() } else { 0 };
-    // Rounds every idle_s of simulated time (ns), at most the daily budget's share each.
-    setup.writeback =
-        wb.map(|w| WritebackRounds { every: (w.idle_s * 1e9) as u64, limit: w.limit_pages(ps), by_access: false });
+    // Rounds from first_s, then every idle_s of simulated time (ns), at most the daily budget's
+    // share each; a one-time idle marking at mark_idle_s.
+    let ns = |s: f64| (s * 1e9) as u64;
+    setup.writeback = wb.map(|w| WritebackRounds {
+        every: ns(w.idle_s),
+        first: ns(w.first_s),
+        mark_at: w.mark_idle_s.map_or(u64::MAX, ns),
+        limit: w.limit_pages(ps),
+        cap: w.capacity_pages(ps),
+        by_access: false,
+    });
     let owners = Owners { of_page: pids, procs: states, ..Owners::default() };
     setup.admission = Some((admission, owners));
     setup.owner_swap_outs = true;
