@@ -1,6 +1,6 @@
 """``mobmem reproduce mglru-android``: MGLRU against the active/inactive lists on a phone, under
-both killers. A small run (one generated usage of 60 launches and one real window is not enough
-for the claims' verdicts, which docs/SYSTEM.md gives for the full run) checks what the JSON
+both killers. A small run (one generated usage of 80 launches and the three real windows: not
+enough for the claims' verdicts, which docs/SYSTEM.md gives for the full run) checks what the JSON
 promises: every policy under every killer, changes that are the pooled counts' own, kills split
 between the killer and the cached-process limit, and the claims judged by the one rule."""
 
@@ -62,3 +62,66 @@ def test_cli_report_and_bad_seeds():
     assert "real usage" not in out and "Beside the paper" in out
     bad = cli("reproduce", "mglru-android", "--seeds", "0", ok=False)
     assert bad.returncode != 0 and "--seeds" in bad.stderr and "Traceback" not in bad.stderr
+
+
+class _Run:
+    """A phone run's result as `_run_metrics` reads it, built by hand."""
+
+    def __init__(self, kills: dict, apps: list, launches: list) -> None:
+        self.meters = {
+            "kills": kills,
+            "kills_total": sum(kills.values()),
+            "apps": apps,
+            "defaulted_apps": 0,
+            "cold": sum(r["cold"] for r in launches),
+            "kswapd_pages": 10,
+            "direct_reclaim_pages": 0,
+            "stall_ms": 1.0,
+        }
+        self.pages = {"swap_ins": 3, "file_rereads": 4}
+        self.launches = launches
+
+
+def _launch(app: str, cold: bool, ms: float, swap_wait: float = 0.0) -> dict:
+    waits = {"file_wait_ms": 0.0, "swap_wait_ms": swap_wait, "reclaim_wait_ms": 0.0, "mapped_read_ms": 0.0}
+    return {"app": app, "cold": cold, "latency_ms": ms, **waits}
+
+
+def test_run_metrics_count_the_killers_kills_and_the_cold_starts_they_cause():
+    launches = [
+        _launch("a", True, 1000),
+        _launch("b", True, 900),
+        _launch("a", True, 800, swap_wait=5),  # killed, launched again: a cold start it caused
+        _launch("b", False, 100),
+    ]
+    apps = [{"app": "a", "kills": 1}, {"app": "b", "kills": 2}]
+    r = mg._run_metrics(_Run({"psi-pressure": 2, "cached-cap": 1, "oom": 1}, apps, launches))
+    assert (r["lmk_kills"], r["cached_kills"], r["oom_kills"]) == (2, 1, 1)
+    # a: 1 kill, 1 cold start again; b: 2 kills, none: 2 kills not followed by a launch.
+    assert (r["relaunch_cold"], r["app_kills"], r["kills_not_relaunched"]) == (1, 3, 2)
+    assert r["refaults"] == 7 and r["launches_without_waits"] == 3
+    pooled = mg._pool([r, r])
+    assert pooled["lmk_kills"] == 4 and pooled["launches"] == 8
+    # Latencies 100, 100, 800, 800, 900, ...: the median is between the two 800s, which waited.
+    assert pooled["launch_p50_ms"] == 850.0 and pooled["median_launch_waits_ms"] == 5.0
+    assert pooled["lmk_kills_p75"] == 2
+
+
+def test_causes_are_said_only_when_the_counts_show_them():
+    from mobmem.reproduce.measures import mglru_android_causes as why
+
+    def res(not_again: int, median_waits: float) -> dict:
+        p = {
+            "app_kills": 10,
+            "kills_not_relaunched": not_again,
+            "relaunch_cold": 10 - not_again,
+            "launches": 100,
+            "launches_without_waits": 60,
+            "median_launch_waits_ms": median_waits,
+        }
+        return {"points": {"psi": {"linux-2q": {"all": p}, "mglru": {"all": p}}}}
+
+    said = why.causes(res(not_again=8, median_waits=0.0))
+    assert set(said) == {*why.COLD_STARTS, *why.LAUNCH_TIME}
+    assert "8 of 10 kills" in said["rfc-android-fewer-cold-starts"]
+    assert why.causes(res(not_again=5, median_waits=2.0)) == {}

@@ -33,7 +33,8 @@ from .verdict import pct
 
 
 def _change(a: float, b: float) -> float | None:
-    """MGLRU's ``a`` against the lists' ``b``, in %; None when ``b`` is 0 (no change to speak of)."""
+    """MGLRU's ``a`` against the lists' ``b``, in %; None when ``b`` is 0 (no % of nothing: the
+    report prints a rise from 0 as such)."""
     return pct(a, b) if b else None
 
 
@@ -54,7 +55,12 @@ PAPER: dict[str, float] = {
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seeds", type=int, default=3, help="generated usages (seeds 1..N)")
+    p.add_argument(
+        "--seeds",
+        type=int,
+        default=10,
+        help="generated usages (seeds 1..N; a run kills about 15 times, so fewer swing the pooled counts)",
+    )
     p.add_argument("--launches", type=int, default=256, help="launches of each generated usage")
     p.add_argument("--dram", default="3GiB", help="the phone's DRAM (the letters name no device)")
     p.add_argument("--no-real", action="store_true", help="leave out the real usage windows")
@@ -83,21 +89,29 @@ def _usages(args: argparse.Namespace) -> list[tuple[str, Any]]:
 def _run_metrics(r: Any) -> dict[str, Any]:
     m, pages = r.meters, r.pages
     seen: set[str] = set()
-    relaunch_cold = 0
-    latencies = []
-    no_wait = 0
+    recold: dict[str, int] = {}
+    launches = []  # (latency, the I/O it waited for), ms
     for rec in r.launches:
         if rec["cold"] and rec["app"] in seen:
-            relaunch_cold += 1
+            recold[rec["app"]] = recold.get(rec["app"], 0) + 1
         seen.add(rec["app"])
-        latencies.append(rec["latency_ms"])
-        no_wait += rec["file_wait_ms"] + rec["swap_wait_ms"] + rec["reclaim_wait_ms"] == 0
-    cached = m["kills"].get("cached-cap", 0)
+        waits = rec["file_wait_ms"] + rec["swap_wait_ms"] + rec["reclaim_wait_ms"] + rec["mapped_read_ms"]
+        launches.append((rec["latency_ms"], waits))
+    # The killer's kills: not the cached-process limit's (ActivityManager's), nor the kernel's
+    # OOM killer's (when reclaim found nothing).
+    other = {k: m["kills"].get(k, 0) for k in ("cached-cap", "oom")}
+    # Kills of apps that were not cold-started again as often: at least this many kills (of
+    # apps; the launcher's are not) were followed by no launch of their app in the run.
+    not_again = sum(max(0, a["kills"] - recold.get(a["app"], 0)) for a in m["apps"])
     return {
-        "lmk_kills": m["kills_total"] - cached,
-        "cached_kills": cached,
+        "lmk_kills": m["kills_total"] - sum(other.values()),
+        "cached_kills": other["cached-cap"],
+        "oom_kills": other["oom"],
+        "app_kills": sum(a["kills"] for a in m["apps"]),
+        "kills_not_relaunched": not_again,
+        "defaulted_apps": m["defaulted_apps"],
         "cold": m["cold"],
-        "relaunch_cold": relaunch_cold,
+        "relaunch_cold": sum(recold.values()),
         "refaults": pages["swap_ins"] + pages["file_rereads"],
         "swap_ins": pages["swap_ins"],
         "file_rereads": pages["file_rereads"],
@@ -105,19 +119,23 @@ def _run_metrics(r: Any) -> dict[str, Any]:
         "direct_reclaim_pages": m["direct_reclaim_pages"],
         "stall_ms": m["stall_ms"],
         # Launches that waited for no I/O: their time is their CPU time alone.
-        "launches_without_waits": no_wait,
-        "latencies": latencies,
+        "launches_without_waits": sum(w == 0 for _, w in launches),
+        "launches": launches,
     }
 
 
 def _pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Sums over runs, launch time percentiles over all their launches, and the 75th percentile
     of the runs' low-memory kills."""
-    out: dict[str, Any] = {k: sum(r[k] for r in runs) for k in runs[0] if k != "latencies"}
-    lat = sorted(x for r in runs for x in r["latencies"])
+    out: dict[str, Any] = {k: sum(r[k] for r in runs) for k in runs[0] if k != "launches"}
+    every = sorted(x for r in runs for x in r["launches"])
+    lat = [x for x, _ in every]
     out["launches"] = len(lat)
     out["launch_mean_ms"] = statistics.fmean(lat) if lat else 0.0
     out["launch_p50_ms"] = statistics.median(lat) if lat else 0.0
+    # The I/O the median launch (both middle ones, for an even count) waited for.
+    mid = every[(len(every) - 1) // 2 : len(every) // 2 + 1]
+    out["median_launch_waits_ms"] = max((w for _, w in mid), default=0.0)
     kills = sorted(r["lmk_kills"] for r in runs)
     out["lmk_kills_p75"] = (
         statistics.quantiles(kills, n=4, method="inclusive")[2] if len(kills) > 1 else kills[0]
@@ -156,7 +174,7 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
             }
             points.setdefault(killer, {})[policy] = {k: _pool(v) for k, v in kinds.items() if v}
             points[killer][policy]["runs"] = {
-                n: {k: v for k, v in m.items() if k != "latencies"} for n, m in runs.items()
+                n: {k: v for k, v in m.items() if k != "launches"} for n, m in runs.items()
             }
     out["points"] = points
     out["changes"] = {
@@ -196,6 +214,7 @@ def report(res: dict[str, Any]) -> str:
     names = [
         ("lmk_kills", "low-memory kills"),
         ("cached_kills", "cached-limit kills"),
+        ("oom_kills", "kernel OOM kills"),
         ("relaunch_cold", "cold starts of apps launched before"),
         ("cold", "cold starts, first launches included"),
         ("refaults", "refaults (swap-ins + file re-reads)"),
@@ -215,12 +234,18 @@ def report(res: dict[str, Any]) -> str:
             rows = []
             for k, label in names:
                 change = _change(b[k], a[k])
-                rows.append(
-                    (label, f"{a[k]:,.0f}", f"{b[k]:,.0f}", "—" if change is None else f"{change:+.1f}%")
-                )
+                said = f"{change:+.1f}%" if change is not None else ("from 0" if b[k] else "—")
+                digits = 1 if k == "lmk_kills_p75" else 0  # interpolated between runs
+                rows.append((label, f"{a[k]:,.{digits}f}", f"{b[k]:,.{digits}f}", said))
             lines.append(f"killer {killer}, {kind} usage ({a['runs']} runs):")
             lines.append(render(("", "linux-2q", "mglru", "change"), rows))
             lines.append("")
+    real = [r for n, r in res["points"]["psi"]["linux-2q"]["runs"].items() if n.startswith("real")]
+    if real:
+        lines.append(
+            f"The real windows' {sum(r['defaulted_apps'] for r in real)} apps are not in the catalog: "
+            "they run with its [defaults] (apps.toml)."
+        )
     return "\n".join(lines)
 
 

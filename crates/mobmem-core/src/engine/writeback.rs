@@ -4,8 +4,9 @@
 use super::{Engine, SwapLifetimes};
 use crate::policy::Policy;
 
-/// When zram writes back: every `every` ticks (accesses for page traces, ns at the system level)
-/// it writes back up to `limit` idle copies, then marks the rest idle.
+/// When zram writes back: at `next`, then every `every` ticks (accesses for page traces, ns at
+/// the system level) it writes back up to `limit` idle copies (fewer when the backing device holds
+/// `cap`), then marks every copy idle; a one-time marking at `mark_at` comes before.
 #[derive(Debug, Clone, Copy)]
 pub struct WritebackSchedule {
     pub every: u64,

@@ -28,7 +28,8 @@ pub struct Writeback {
     /// every `idle_s`.
     pub first_s: f64,
     /// A one-time marking of every zram copy idle, s after the start (Android's
-    /// `ro.zram.mark_idle_delay_mins`); `None`: none (copies count as idle from their write).
+    /// `ro.zram.mark_idle_delay_mins`); `None`: none (the first round then finds nothing idle and
+    /// only marks, as every round does after writing back).
     pub mark_idle_s: Option<f64>,
     /// The backing partition's size (`zram_backingdev_size`); `None`: unbounded.
     pub backing_mib: Option<f64>,

@@ -87,6 +87,8 @@ impl<P: Policy> Sim<'_, P> {
             if t > until {
                 return Ok(());
             }
+            // zram writeback's rounds (and its idle marking) due before this work, in time order.
+            self.writeback(t);
             let mut clock = t;
             let mut w = Waits::default();
             let fg = std::mem::replace(&mut self.w.in_fg, false);
@@ -150,8 +152,8 @@ impl<P: Policy> Sim<'_, P> {
 
     pub(super) fn launch(&mut self, index: u32, time_s: f64, app: usize, start: f64, next: f64) -> Result<f64> {
         let pid = self.app_pid(app);
-        self.writeback(start);
         self.background(start)?;
+        self.writeback(start);
         for &i in &self.w.live {
             let p = &mut self.w.procs[i];
             if p.bg_touches + p.bg_pages > self.w.phone.max_bg_touches {
@@ -238,6 +240,7 @@ impl<P: Policy> Sim<'_, P> {
             while clock + dt <= end {
                 // At least one touch per step: a rate below 1/STEP_NS would otherwise never advance.
                 let step_end = (clock + STEP_NS.max(dt)).min(end);
+                self.writeback(clock);
                 self.background(step_end)?;
                 while clock + dt <= step_end {
                     clock += dt;

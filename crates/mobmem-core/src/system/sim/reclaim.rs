@@ -95,8 +95,10 @@ impl<P: Policy> Sim<'_, P> {
         Ok(())
     }
 
-    /// zram writeback rounds due by `t` (checked at launches; the rounds fall in the idle time
-    /// between them): each writes its pages to the backing device in the background.
+    /// zram writeback rounds (and the one-time idle marking) due by `t`, checked before each
+    /// launch, each step of a foreground session and each background task, so that they fall
+    /// between the touches in time order: each round writes its pages to the backing device in
+    /// the background.
     pub(super) fn writeback(&mut self, t: f64) {
         if self.w.io.backing.is_none() {
             return;
