@@ -410,3 +410,23 @@ def test_phone_results_are_typed_and_frame():
     jobs = [ph.job(ph.usage_file(WINDOW), "nexus5", swap=s) for s in ("off", "zram-lz4")]
     df = mobmem.phone_grid(jobs, frame=True)
     assert list(df.swap) == ["off", "zram-lz4"] and "mean_launch_ms" in df
+
+
+def test_hot_list_keeps_what_a_relaunch_touches_out_of_swap():
+    # Ariadne's hot list in DRAM: a resume touches what the app's last launch touched, so under
+    # pressure those pages no longer come back from zram; the same run admitting every page does.
+    assert "hot-list" in ph.swap_admissions()
+    usage = ph.synthetic(24, 120, 4.0, seed=1, gap_s=23.0)
+    runs = {
+        a: ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap_admission=a) for a in ("all", "hot-list")
+    }
+    resumed = {a: [x for x in r.launches if not x["cold"]] for a, r in runs.items()}
+    swapped_in = {a: sum(x["swap_pages_read"] for x in ls) for a, ls in resumed.items()}
+    assert swapped_in["hot-list"] == 0 < swapped_in["all"]
+    assert runs["hot-list"].pages["swap_vetoes"] > 0 == runs["all"].pages["swap_vetoes"]
+    # The lists are the phone's: a page trace with processes has none, and runs as with every
+    # page admitted.
+    t = mobmem.Trace.category("news", rounds=4, accesses_per_turn=20_000, seed=7)
+    base = dict(memory="30%", swap="emmc-inand")
+    hot = mobmem.simulate(t, **base, swap_admission="hot-list")
+    assert hot.meters == mobmem.simulate(t, **base).meters and hot.meters["swap_outs"] > 0

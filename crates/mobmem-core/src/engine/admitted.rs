@@ -15,6 +15,11 @@ impl<P: Policy> Engine<P> {
         &self.owners
     }
 
+    /// Whether the swap admission reads pages' hotness (the caller then keeps `Owners::hotness`).
+    pub fn admission_reads_hotness(&self) -> bool {
+        self.admission.reads_hotness()
+    }
+
     /// Changes what the admission sees (processes' states, page owners) at access `index`. The
     /// admission may decide otherwise now, so the parked pages go back to the policy (as pages
     /// just brought in).

@@ -66,7 +66,7 @@ impl Timeline {
             t.set(p, a);
         }
         t.refresh();
-        let owners = Owners { of_page, procs: t.now.clone(), sets: Vec::new(), live_apps: t.live_apps };
+        let owners = Owners { of_page, procs: t.now.clone(), live_apps: t.live_apps, ..Owners::default() };
         (t, owners)
     }
 

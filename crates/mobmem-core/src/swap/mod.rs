@@ -5,5 +5,7 @@ pub mod admission;
 pub mod backend;
 pub mod history;
 
-pub use admission::{counts_as_live, OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, SHARED};
+pub use admission::{
+    counts_as_live, OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, COLD, HOT, SHARED, WARM,
+};
 pub use backend::SwapBackend;

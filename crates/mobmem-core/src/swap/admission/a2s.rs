@@ -116,7 +116,7 @@ mod tests {
 
     /// Pages 0..n, page i owned by process i.
     fn owners(procs: Vec<OwnerState>, live: u32) -> Owners {
-        Owners { of_page: (0..procs.len() as u32).collect(), procs, sets: vec![], live_apps: live }
+        Owners { of_page: (0..procs.len() as u32).collect(), procs, live_apps: live, ..Owners::default() }
     }
 
     fn a2s(t_live: u32, t_reuse: f64) -> A2s {

@@ -20,6 +20,7 @@
 mod a2s;
 mod adj_limit;
 pub(crate) mod all;
+mod hot_list;
 mod off;
 
 pub use off::NoParams;
@@ -107,7 +108,18 @@ pub struct Owners {
     pub sets: Vec<Vec<u32>>,
     /// Live apps as Android counts them (foreground, previous, home, services, cached).
     pub live_apps: u32,
+    /// Each page's hotness as its app's launches left it (`HOT`, `WARM`, `COLD`: the Ariadne
+    /// paper's lists), kept by the phone only for an admission that reads it
+    /// (`SwapAdmission::reads_hotness`); empty otherwise.
+    pub hotness: Vec<u8>,
 }
+
+/// A page no launch of its app has touched (or its app died since).
+pub const COLD: u8 = 0;
+/// A page an earlier launch of its app touched, not the last one.
+pub const WARM: u8 = 1;
+/// A page its app's last launch touched: what the next relaunch will want.
+pub const HOT: u8 = 2;
 
 impl Owners {
     /// The state of the process owning `page`, if known (the first of a shared page's owners).
@@ -136,6 +148,10 @@ pub trait SwapAdmission: Send {
     /// runs as with swap off: anon pages are skipped as a type, not vetoed one by one (a veto of
     /// every page would cost a scan of every anon page per reclaim).
     fn closed(&self, _owners: &Owners) -> bool {
+        false
+    }
+    /// Whether it reads `Owners::hotness` (the phone then keeps it up to date at each launch).
+    fn reads_hotness(&self) -> bool {
         false
     }
 }
@@ -177,6 +193,7 @@ admissions! {
     "off" => off::Off : "no page goes to swap: swap is off (anon pages stay until their process dies)",
     "a2s" => a2s::A2s : "A2S (Kim et al.): no swap-out while t_live or more apps live (ESS); otherwise a page goes only if an owner's current average reuse distance is below t_reuse (LVSP)",
     "adj-limit" => adj_limit::AdjLimit : "pages of processes less important than max_adj stay resident: the killer will take them, swapping them only costs writes",
+    "hot-list" => hot_list::HotList : "Ariadne's hot list in DRAM (EHL): the pages an app's last launch touched are not swapped; older and untouched ones go",
 }
 
 /// The admission when none is named: every page may go (Linux).

@@ -275,11 +275,41 @@ impl<P: Policy> Sim<'_, P> {
         p.file0 = got.range.file0;
         p.ranged = true;
         let owner = pid as u32;
+        let anon = got.range.anon0 as usize..(got.range.anon0 + na) as usize;
+        let file = got.range.file0 as usize..(got.range.file0 + nf) as usize;
         self.e.change_owners(self.w.index, |o| {
-            o.of_page[got.range.anon0 as usize..(got.range.anon0 + na) as usize].fill(owner);
-            o.of_page[got.range.file0 as usize..(got.range.file0 + nf) as usize].fill(owner);
+            o.of_page[anon.clone()].fill(owner);
+            o.of_page[file.clone()].fill(owner);
+            // A starting app has no hot or warm data yet (its ids may have been another app's).
+            if !o.hotness.is_empty() {
+                o.hotness[anon].fill(crate::swap::COLD);
+                o.hotness[file].fill(crate::swap::COLD);
+            }
         });
         Ok(())
+    }
+
+    /// Ariadne's lists after a launch of `pid` that touched `touched`: those pages are its hot data
+    /// now, and what its previous launch left hot is warm. Kept only for an admission that reads
+    /// them (`hot-list`).
+    pub(super) fn mark_hot(&mut self, pid: usize, touched: &[(PageId, Op)]) {
+        use crate::swap::{COLD, HOT, WARM};
+        if !self.e.admission_reads_hotness() {
+            return;
+        }
+        let p = &self.w.procs[pid];
+        let ranges = [p.anon0 as usize..(p.anon0 + p.anon_n) as usize, p.file0 as usize..(p.file0 + p.file_n) as usize];
+        self.e.change_owners(self.w.index, |o| {
+            if o.hotness.is_empty() {
+                o.hotness = vec![COLD; o.of_page.len()];
+            }
+            for r in ranges {
+                o.hotness[r].iter_mut().filter(|h| **h == HOT).for_each(|h| *h = WARM);
+            }
+            for &(page, _) in touched {
+                o.hotness[page as usize] = HOT;
+            }
+        });
     }
 
     pub(super) fn app_pid(&self, app: usize) -> usize {

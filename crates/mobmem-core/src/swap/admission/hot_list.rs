@@ -1,0 +1,49 @@
+//! Ariadne's hot list kept in DRAM (Liang et al., HPCA 2025, §4.2, its "EHL" variant): the data an
+//! app touched during its last launch is its hot data, which the next relaunch will want again, so
+//! it is not swapped; what the launch before left hot is warm, and everything else cold, both free
+//! to go. The phone keeps the lists (`Owners::hotness`): a launch's touches become hot when it
+//! ends, and the app's older hot pages warm; a killed app's pages are cold again. Pages with no
+//! hotness (page traces, processes no launch touched) are admitted.
+//!
+//! Reading: the paper swaps hot data "if absolutely necessary"; here a hot page is never swapped,
+//! and when only hot pages are left the reclaim falls short and the killer acts.
+
+use super::{Build, Owners, Scope, SwapAdmission, HOT};
+use crate::error::Result;
+use crate::trace::PageId;
+
+pub struct HotList;
+
+impl SwapAdmission for HotList {
+    fn scope(&self) -> Scope {
+        Scope::PerPage
+    }
+    fn admits(&self, page: PageId, owners: &Owners) -> bool {
+        owners.hotness.get(page as usize).map_or(true, |&h| h != HOT)
+    }
+    fn reads_hotness(&self) -> bool {
+        true
+    }
+}
+
+impl Build for HotList {
+    type Params = super::off::NoParams;
+    fn new(_: Self::Params) -> Result<Self> {
+        Ok(HotList)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::swap::admission::{COLD, WARM};
+
+    #[test]
+    fn hot_pages_stay_warm_and_cold_ones_go() {
+        let a = HotList::new(Default::default()).unwrap();
+        let owners = Owners { hotness: vec![HOT, WARM, COLD], ..Owners::default() };
+        assert_eq!((0..4).map(|p| a.admits(p, &owners)).collect::<Vec<_>>(), [false, true, true, true]);
+        // No lists at all (a page trace): every page goes.
+        assert!(a.admits(0, &Owners::default()) && a.reads_hotness() && a.scope() == Scope::PerPage);
+    }
+}
