@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -430,3 +431,16 @@ def test_hot_list_keeps_what_a_relaunch_touches_out_of_swap():
     base = dict(memory="30%", swap="emmc-inand")
     hot = mobmem.simulate(t, **base, swap_admission="hot-list")
     assert hot.meters == mobmem.simulate(t, **base).meters and hot.meters["swap_outs"] > 0
+
+
+def test_zram_cpu_splits_into_compression_and_decompression():
+    # zram-lz4: 10 µs to compress a page, 3 µs to decompress one, on the swapping task's CPU.
+    usage = ph.synthetic(24, 120, 4.0, seed=1, gap_s=23.0)
+    r = ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap="zram-lz4")
+    cpu, m = r.meters["cpu"], r.meters
+    assert math.isclose(cpu["compress_s"], m["swap_out_pages"] * 10e-6, rel_tol=1e-9)
+    assert math.isclose(cpu["decompress_s"], m["swap_in_pages"] * 3e-6, rel_tol=1e-9)
+    assert cpu["compress_s"] + cpu["decompress_s"] < cpu["swap_s"] <= cpu["system_s"]
+    # A swap device that queues (flash) takes no CPU of its own.
+    flash = ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap="emmc-inand")
+    assert flash.meters["cpu"]["compress_s"] == flash.meters["cpu"]["decompress_s"] == 0

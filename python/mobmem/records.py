@@ -145,6 +145,15 @@ class CpuTime(Fields):
     __slots__ = ()
 
     @property
+    def compress_s(self) -> float:
+        """Of `swap_s`, a CPU-side swap backend's (zram's) compression and decompression."""
+        return self["compress_s"]
+
+    @property
+    def decompress_s(self) -> float:
+        return self["decompress_s"]
+
+    @property
     def fault_s(self) -> float:
         return self["fault_s"]
 

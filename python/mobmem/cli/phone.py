@@ -149,8 +149,15 @@ def cmd_phone(args: argparse.Namespace) -> int:
                 f"{num(r.raw['pages']['swap_vetoes'])} / {num(r.raw['pages']['reclaims_swap_closed'])}",
             )
         )
+    rows.append(("CPU (s): user / system", f"{m['cpu']['user_s']:.1f} / {m['cpu']['system_s']:.2f}"))
+    if m["cpu"]["compress_s"] or m["cpu"]["decompress_s"]:
+        rows.append(
+            (
+                "zram CPU (s): compression / decompression",
+                f"{m['cpu']['compress_s']:.2f} / {m['cpu']['decompress_s']:.2f}",
+            )
+        )
     rows += [
-        ("CPU (s): user / system", f"{m['cpu']['user_s']:.1f} / {m['cpu']['system_s']:.2f}"),
         ("file reads (pages)", num(m["file_read_pages"])),
         ("flash written (MB)", num(m["flash_write_bytes"] / 1e6)),
         ("P/E cycles used", "—" if m["pe_cycles_used"] is None else f"{m['pe_cycles_used']:.3g}"),

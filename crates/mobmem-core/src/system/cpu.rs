@@ -58,8 +58,10 @@ pub struct KernelEvents {
     pub reclaimed: u64,
     pub faults: u64,
     pub kills: u64,
-    /// CPU time of a CPU-side swap backend (zram), s.
-    pub backend_s: f64,
+    /// CPU time of a CPU-side swap backend (zram) compressing the pages it stores and
+    /// decompressing the pages read back, s.
+    pub compress_s: f64,
+    pub decompress_s: f64,
 }
 
 /// A run's CPU time, s.
@@ -69,6 +71,9 @@ pub struct CpuTime {
     pub system_s: f64,
     /// The system time's parts, s.
     pub swap_s: f64,
+    /// Of `swap_s`, a CPU-side swap backend's (zram's) compression and decompression.
+    pub compress_s: f64,
+    pub decompress_s: f64,
     pub reclaim_s: f64,
     pub fault_s: f64,
     pub kill_s: f64,
@@ -77,11 +82,14 @@ pub struct CpuTime {
 impl CpuTime {
     pub fn new(user_s: f64, k: &KernelCpu, e: &KernelEvents) -> CpuTime {
         let us = 1e-6;
-        let swap_s = (e.swap_outs as f64 * k.swap_out_us + e.swap_ins as f64 * k.swap_in_us) * us + e.backend_s;
+        let backend_s = e.compress_s + e.decompress_s;
+        let swap_s = (e.swap_outs as f64 * k.swap_out_us + e.swap_ins as f64 * k.swap_in_us) * us + backend_s;
         let reclaim_s = e.reclaimed as f64 * k.reclaim_us * us;
         let fault_s = e.faults as f64 * k.fault_us * us;
         let kill_s = e.kills as f64 * k.kill_us * us;
-        CpuTime { user_s, system_s: swap_s + reclaim_s + fault_s + kill_s, swap_s, reclaim_s, fault_s, kill_s }
+        let (compress_s, decompress_s) = (e.compress_s, e.decompress_s);
+        let system_s = swap_s + reclaim_s + fault_s + kill_s;
+        CpuTime { user_s, system_s, swap_s, compress_s, decompress_s, reclaim_s, fault_s, kill_s }
     }
 }
 
@@ -91,10 +99,19 @@ mod tests {
 
     #[test]
     fn system_time_adds_up_its_parts() {
-        let e =
-            KernelEvents { swap_outs: 1000, swap_ins: 500, reclaimed: 2000, faults: 3000, kills: 2, backend_s: 0.5 };
+        let (compress_s, decompress_s) = (0.375, 0.125);
+        let e = KernelEvents {
+            swap_outs: 1000,
+            swap_ins: 500,
+            reclaimed: 2000,
+            faults: 3000,
+            kills: 2,
+            compress_s,
+            decompress_s,
+        };
         let c = CpuTime::new(7.0, &KernelCpu::default(), &e);
         assert!((c.swap_s - (0.01 + 0.004 + 0.5)).abs() < 1e-12);
+        assert_eq!((c.compress_s, c.decompress_s), (0.375, 0.125));
         assert!((c.system_s - (c.swap_s + 0.002 + 0.006 + 0.01)).abs() < 1e-12);
         assert_eq!(c.user_s, 7.0);
         let bad = KernelCpu { kill_us: -1.0, ..KernelCpu::default() };

@@ -30,8 +30,10 @@ pub(super) struct Devices {
     pub file_write_pages: u64,
     /// Of them, file-system metadata (`Phone::fs_meta_write_kib`).
     pub meta_write_pages: u64,
-    /// CPU time of an on-CPU swap backend (zram's compression and decompression), ns.
-    pub cpu_ns: f64,
+    /// CPU time of an on-CPU swap backend (zram): compressing pages written, decompressing pages
+    /// read, ns.
+    pub compress_ns: f64,
+    pub decompress_ns: f64,
 }
 
 impl Devices {
@@ -49,7 +51,8 @@ impl Devices {
             file_read_pages: 0,
             file_write_pages: 0,
             meta_write_pages: 0,
-            cpu_ns: 0.0,
+            compress_ns: 0.0,
+            decompress_ns: 0.0,
         }
     }
 
@@ -63,7 +66,8 @@ impl Devices {
         self.file_read_pages = 0;
         self.file_write_pages = 0;
         self.meta_write_pages = 0;
-        self.cpu_ns = 0.0;
+        self.compress_ns = 0.0;
+        self.decompress_ns = 0.0;
     }
 
     /// Queues a request of `pages` at `t` (requests counted in `m`); returns when it completes.
@@ -77,7 +81,11 @@ impl Devices {
         let end = if matches!(dev, DevRef::Swap) && self.swap_on_cpu {
             // zram compresses and decompresses on the CPU of the task that swaps (per-CPU
             // streams): a swap-in does not wait behind kswapd's compression.
-            self.cpu_ns += service;
+            if write {
+                self.compress_ns += service;
+            } else {
+                self.decompress_ns += service;
+            }
             t + service
         } else {
             let q = d.q;

@@ -142,7 +142,8 @@ impl<P: Policy> Sim<'_, P> {
             reclaimed: pm.evictions(),
             faults: pm.cold_anon + pm.cold_file + pm.file_rereads,
             kills: m.kills_total,
-            backend_s: self.w.io.cpu_ns * 1e-9,
+            compress_s: self.w.io.compress_ns * 1e-9,
+            decompress_s: self.w.io.decompress_ns * 1e-9,
         };
         let user_s = self.w.launches.iter().map(|l| l.cpu_ms).sum::<f64>() * 1e-3;
         m.cpu = CpuTime::new(user_s, &self.w.phone.kernel, &events);
