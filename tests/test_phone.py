@@ -425,6 +425,9 @@ def test_hot_list_keeps_what_a_relaunch_touches_out_of_swap():
     swapped_in = {a: sum(x["swap_pages_read"] for x in ls) for a, ls in resumed.items()}
     assert swapped_in["hot-list"] == 0 < swapped_in["all"]
     assert runs["hot-list"].pages["swap_vetoes"] > 0 == runs["all"].pages["swap_vetoes"]
+    # Only the hot list stays: the rest of the apps' pages (beyond what a relaunch touches) still go.
+    outs = {a: r.pages["swap_outs"] for a, r in runs.items()}
+    assert outs["all"] > outs["hot-list"] > outs["all"] / 2
     # The lists are the phone's: a page trace with processes has none, and runs as with every
     # page admitted.
     t = mobmem.Trace.category("news", rounds=4, accesses_per_turn=20_000, seed=7)
@@ -441,6 +444,13 @@ def test_zram_cpu_splits_into_compression_and_decompression():
     assert math.isclose(cpu["compress_s"], m["swap_out_pages"] * 10e-6, rel_tol=1e-9)
     assert math.isclose(cpu["decompress_s"], m["swap_in_pages"] * 3e-6, rel_tol=1e-9)
     assert cpu["compress_s"] + cpu["decompress_s"] < cpu["swap_s"] <= cpu["system_s"]
+    # With writeback, pages read back from the backing device are not zram's to decompress.
+    wb = ph.simulate_phone(
+        ph.synthetic(24, 120, 4.0, seed=1, gap_s=600.0), "pixel-7", dram="3GiB", swap="zram-writeback"
+    ).meters
+    assert wb["backing_read_pages"] > 0
+    zram_reads = wb["swap_in_pages"] - wb["backing_read_pages"]
+    assert math.isclose(wb["cpu"]["decompress_s"], zram_reads * 3e-6, rel_tol=1e-9)
     # A swap device that queues (flash) takes no CPU of its own.
     flash = ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap="emmc-inand")
     assert flash.meters["cpu"]["compress_s"] == flash.meters["cpu"]["decompress_s"] == 0

@@ -146,11 +146,13 @@ class CpuTime(Fields):
 
     @property
     def compress_s(self) -> float:
-        """Of `swap_s`, a CPU-side swap backend's (zram's) compression and decompression."""
+        """Of `swap_s`, a CPU-side swap backend's (zram's) compression of the pages it stores."""
         return self["compress_s"]
 
     @property
     def decompress_s(self) -> float:
+        """Of `swap_s`, its decompression of the pages read back (not of pages written back to a
+        backing device, which the model does not charge)."""
         return self["decompress_s"]
 
     @property
@@ -1400,8 +1402,8 @@ class ResolvedConfig(Fields):
 
     @property
     def swap_admission(self) -> str:
-        """which dirty anon pages may go to swap (mobmem admissions); a2s and adj-limit need a trace
-        with processes"""
+        """which dirty anon pages may go to swap (mobmem admissions); a2s, adj-limit and hot-list
+        need a trace with processes"""
         return self["swap_admission"]
 
     @property

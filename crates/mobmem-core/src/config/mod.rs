@@ -162,10 +162,11 @@ knobs! {
         ///
         /// Unlimited is the SPO-CLOCK setting: swap = the whole footprint.
         pub swap_size: Option<MemorySize> = None,
-        /// which dirty anon pages may go to swap (mobmem admissions); a2s and adj-limit need a trace with processes
+        /// which dirty anon pages may go to swap (mobmem admissions); a2s, adj-limit and hot-list need a trace with processes
         ///
-        /// Admissions that decide by process (a2s, adj-limit) need a pid column and each pid's
-        /// oom_score_adj over the trace.
+        /// Admissions that decide by process (a2s, adj-limit, hot-list) need a pid column and each
+        /// pid's oom_score_adj over the trace; hot-list then admits every page (a page trace has no
+        /// launches, so no hot page).
         pub swap_admission: String = crate::swap::admission::DEFAULT.into(),
         /// the swap admission's parameters (a table; see each admission)
         #[schemars(with = "crate::units::Table")]

@@ -58,9 +58,9 @@ pub struct KernelEvents {
     pub reclaimed: u64,
     pub faults: u64,
     pub kills: u64,
-    /// CPU time of a CPU-side swap backend (zram) compressing the pages it stores and
-    /// decompressing the pages read back, s.
+    /// CPU time of a CPU-side swap backend (zram) compressing the pages it stores, s.
     pub compress_s: f64,
+    /// And decompressing the pages read back from it, s.
     pub decompress_s: f64,
 }
 
@@ -71,8 +71,10 @@ pub struct CpuTime {
     pub system_s: f64,
     /// The system time's parts, s.
     pub swap_s: f64,
-    /// Of `swap_s`, a CPU-side swap backend's (zram's) compression and decompression.
+    /// Of `swap_s`, a CPU-side swap backend's (zram's) compression of the pages it stores.
     pub compress_s: f64,
+    /// Of `swap_s`, its decompression of the pages read back (not of pages written back to a
+    /// backing device, which the model does not charge).
     pub decompress_s: f64,
     pub reclaim_s: f64,
     pub fault_s: f64,

@@ -1,12 +1,16 @@
 //! Ariadne's hot list kept in DRAM (Liang et al., HPCA 2025, §4.2, its "EHL" variant): the data an
-//! app touched during its last launch is its hot data, which the next relaunch will want again, so
-//! it is not swapped; what the launch before left hot is warm, and everything else cold, both free
-//! to go. The phone keeps the lists (`Owners::hotness`): a launch's touches become hot when it
-//! ends, and the app's older hot pages warm; a killed app's pages are cold again. Pages with no
-//! hotness (page traces, processes no launch touched) are admitted.
+//! app's launch uses is its hot data, which the next relaunch will want again, so it is not
+//! swapped; what the launch before left hot is warm, and everything else cold, both free to go.
+//! The phone keeps the lists (`Owners::hotness`, `Sim::mark_hot`): when a launch ends, the pages it
+//! touched that a relaunch touches again become hot (a resume's front: all a resume touches, and
+//! of a cold start's pages the same front; the paper sizes the hot list "by offline profiling"),
+//! the app's older hot pages warm; a starting app's pages are cold. Pages with no hotness (page
+//! traces, processes no launch touched) are admitted.
 //!
-//! Reading: the paper swaps hot data "if absolutely necessary"; here a hot page is never swapped,
-//! and when only hot pages are left the reclaim falls short and the killer acts.
+//! Readings: the paper swaps hot data "if absolutely necessary"; here a hot page never goes: when
+//! only hot pages are left the reclaim falls short and the killer acts, and when the killer has
+//! no one left to kill the run stops with an out-of-memory error. Warm and cold pages are alike to
+//! the admission (the paper's cold-first order within them is left to the reclaim policy).
 
 use super::{Build, Owners, Scope, SwapAdmission, HOT};
 use crate::error::Result;

@@ -201,7 +201,7 @@ impl<P: Policy> Sim<'_, P> {
         if touches.is_empty() {
             clock += cpu_ns;
         }
-        self.mark_hot(pid, &touches);
+        self.mark_hot(pid);
         self.meta_write(clock);
         // The sum of its parts rather than `clock - start`: the clock is ns since the first launch,
         // and years into a trace its steps round to tens of ns, which would add up to 0.1 ms.

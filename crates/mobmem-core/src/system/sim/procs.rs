@@ -289,24 +289,26 @@ impl<P: Policy> Sim<'_, P> {
         Ok(())
     }
 
-    /// Ariadne's lists after a launch of `pid` that touched `touched`: those pages are its hot data
-    /// now, and what its previous launch left hot is warm. Kept only for an admission that reads
-    /// them (`hot-list`).
-    pub(super) fn mark_hot(&mut self, pid: usize, touched: &[(PageId, Op)]) {
+    /// Ariadne's lists after a launch of `pid`: what a relaunch will touch (a resume's front, which a
+    /// resume has just touched and a cold start too) is its hot data now, and what its previous
+    /// launch left hot is warm. Kept only for an admission that reads them (`hot-list`).
+    pub(super) fn mark_hot(&mut self, pid: usize) {
         use crate::swap::{COLD, HOT, WARM};
         if !self.e.admission_reads_hotness() {
             return;
         }
+        let touched = self.launch_touches(pid, false);
         let p = &self.w.procs[pid];
         let ranges = [p.anon0 as usize..(p.anon0 + p.anon_n) as usize, p.file0 as usize..(p.file0 + p.file_n) as usize];
         self.e.change_owners(self.w.index, |o| {
             if o.hotness.is_empty() {
                 o.hotness = vec![COLD; o.of_page.len()];
             }
-            for r in ranges {
+            for r in ranges.clone() {
                 o.hotness[r].iter_mut().filter(|h| **h == HOT).for_each(|h| *h = WARM);
             }
-            for &(page, _) in touched {
+            for &(page, _) in &touched {
+                debug_assert!(ranges.iter().any(|r| r.contains(&(page as usize))), "a page of the app's own");
                 o.hotness[page as usize] = HOT;
             }
         });
