@@ -52,7 +52,8 @@ pub struct WritebackRounds {
 
 impl WritebackRounds {
     /// A round every `every` ticks from the start, at most `limit` pages each, no other bound.
-    pub fn every(every: u64, limit: u64, by_access: bool) -> WritebackRounds {
+    #[cfg(test)]
+    pub(crate) fn every(every: u64, limit: u64, by_access: bool) -> WritebackRounds {
         WritebackRounds { every, first: every, mark_at: u64::MAX, limit, cap: u64::MAX, by_access }
     }
 }

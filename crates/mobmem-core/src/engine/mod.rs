@@ -23,8 +23,7 @@ pub(crate) mod tiered;
 mod writeback;
 
 use crate::swap::{Owners, Scope, SwapAdmission};
-pub(crate) use build::Setup;
-pub use build::WritebackRounds;
+pub(crate) use build::{Setup, WritebackRounds};
 pub(crate) use memory::Memory;
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
 pub use pages::SwapSemantics;

@@ -43,7 +43,7 @@ mod tests {
     use crate::swap::admission::{COLD, WARM};
 
     #[test]
-    fn hot_pages_stay_warm_and_cold_ones_go() {
+    fn hot_pages_stay_and_warm_and_cold_ones_go() {
         let a = HotList::new(Default::default()).unwrap();
         let owners = Owners { hotness: vec![HOT, WARM, COLD], ..Owners::default() };
         assert_eq!((0..4).map(|p| a.admits(p, &owners)).collect::<Vec<_>>(), [false, true, true, true]);

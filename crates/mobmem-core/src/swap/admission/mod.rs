@@ -118,7 +118,7 @@ pub struct Owners {
 pub const COLD: u8 = 0;
 /// A page an earlier launch of its app touched, not the last one.
 pub const WARM: u8 = 1;
-/// A page its app's last launch touched: what the next relaunch will want.
+/// A page a relaunch of its app will touch, as its last launch left it (a resume's front).
 pub const HOT: u8 = 2;
 
 impl Owners {
@@ -193,7 +193,7 @@ admissions! {
     "off" => off::Off : "no page goes to swap: swap is off (anon pages stay until their process dies)",
     "a2s" => a2s::A2s : "A2S (Kim et al.): no swap-out while t_live or more apps live (ESS); otherwise a page goes only if an owner's current average reuse distance is below t_reuse (LVSP)",
     "adj-limit" => adj_limit::AdjLimit : "pages of processes less important than max_adj stay resident: the killer will take them, swapping them only costs writes",
-    "hot-list" => hot_list::HotList : "Ariadne's hot list in DRAM (EHL): the pages an app's last launch touched are not swapped; older and untouched ones go",
+    "hot-list" => hot_list::HotList : "Ariadne's hot list in DRAM (EHL): what a relaunch of an app will touch (a resume's front) is not swapped; its other pages go",
 }
 
 /// The admission when none is named: every page may go (Linux).
