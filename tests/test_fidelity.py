@@ -161,12 +161,12 @@ def test_every_papers_claims_file_loads_with_unique_ids_and_its_quotes_are_in_th
     papers = Path(__file__).resolve().parent.parent.parent / "shared" / "papers"
     # A source that is not a paper of ../shared/papers is kept beside the claims (posts' text).
     kept = fd.CLAIMS_DIR / "sources"
-    for name in ("dr-swap", "spo-clock", "hybrid", "emmc-swap", "a2s", "mglru-android"):
+    for name in ("dr-swap", "spo-clock", "hybrid", "emmc-swap", "a2s", "mglru-android", "ariadne"):
         p = fd.load(name)
         assert p.claims and p.name == name
         assert any(c.headline for c in p.claims), name
         path = next((d / p.file for d in (papers, kept) if (d / p.file).exists()), None)
-        if name == "mglru-android":
+        if name in ("mglru-android", "ariadne"):
             assert path == kept / p.file
         if path is None:
             continue  # the papers are beside the checkout on the project's machines only
@@ -209,7 +209,7 @@ def test_bad_ledger_entries_are_errors(tmp_path, body, needle):
 def test_every_ledger_move_names_something_that_exists_and_a_wrong_one_is_refused(tmp_path):
     from mobmem.reproduce import scoreboard
 
-    for name in ("dr-swap", "spo-clock", "hybrid", "emmc-swap", "a2s", "mglru-android"):
+    for name in ("dr-swap", "spo-clock", "hybrid", "emmc-swap", "a2s", "mglru-android", "ariadne"):
         scoreboard.check_moves(name)
         p = fd.load(name)
         assert [i for i in p.inputs if i.assumed], name  # every paper leaves something unstated
@@ -228,6 +228,7 @@ def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
     run, in ``judged_by_the_rule``)."""
     from mobmem.reproduce.measures import (
         a2s_causes,
+        ariadne_causes,
         dr_swap_causes,
         emmc_swap_causes,
         hybrid_causes,
@@ -247,6 +248,7 @@ def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
         "a2s": {*a2s_causes.NOT_RUN, *a2s_causes.FIG9, *a2s_causes.SWAP_IN_CUT},
         "hybrid": {*hybrid_causes.ELAPSED_CUTS, *hybrid_causes.SATURATION},
         "mglru-android": {*mglru_android_causes.COLD_STARTS, *mglru_android_causes.LAUNCH_TIME},
+        "ariadne": {*ariadne_causes.RELAUNCH, *ariadne_causes.DECOMPRESSION, *ariadne_causes.CPU},
         "spo-clock": {
             *spo_clock_causes.VS_ARC,
             *spo_clock_causes.VS_CLOCK,

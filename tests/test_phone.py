@@ -454,3 +454,76 @@ def test_zram_cpu_splits_into_compression_and_decompression():
     # A swap device that queues (flash) takes no CPU of its own.
     flash = ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap="emmc-inand")
     assert flash.meters["cpu"]["compress_s"] == flash.meters["cpu"]["decompress_s"] == 0
+
+
+ARIADNE_VARIANTS = """
+[adaptive-only]
+description = "Ariadne's chunk sizes, nothing decompressed ahead"
+kind = "zram"
+backend = "ariadne"
+compression_ratio = 3.41
+read_ns = 1594
+write_ns = 4205
+source = "test"
+[adaptive-only.backend_params]
+predecomp_pages = 0
+
+[predecomp-only]
+description = "stock zram's 4 KiB chunks, one page decompressed ahead"
+kind = "zram"
+backend = "ariadne"
+compression_ratio = 3.41
+read_ns = 1594
+write_ns = 4205
+source = "test"
+[predecomp-only.backend_params]
+hot_chunk = 4096
+warm_chunk = 4096
+cold_chunk = 4096
+"""
+
+
+def test_ariadne_each_technique_alone_moves_what_it_should(tmp_path):
+    # Fig. 6's LZO rows, per 4 KiB page (576 MB = 147,456 pages).
+    page_ns = lambda ms: ms * 1e6 / 147456  # noqa: E731
+    devices = tmp_path / "devices.toml"
+    devices.write_text(ARIADNE_VARIANTS)
+    usage = ph.synthetic(24, 120, 4.0, seed=1, gap_s=23.0)
+
+    def run(swap, **kw):
+        return ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap=swap, devices=devices, **kw)
+
+    stock, adaptive, predecomp = run("zram-lzo"), run("adaptive-only"), run("predecomp-only")
+    m = stock.meters
+    # Stock zram: every page at the 4 KiB row, whatever its class; nothing ahead.
+    n = m["compressed_hot_pages"] + m["compressed_warm_pages"] + m["compressed_cold_pages"]
+    assert n == m["swap_out_pages"] > 0 and m["predecomp_pages"] == 0
+    assert math.isclose(m["zram_ratio"], 3.41, rel_tol=1e-12)
+    assert math.isclose(m["cpu"]["compress_s"], n * page_ns(620) * 1e-9, rel_tol=1e-9)
+    assert math.isclose(m["cpu"]["decompress_s"], m["swap_in_pages"] * page_ns(235) * 1e-9, rel_tol=1e-9)
+    # AdaptiveComp alone (1K-2K-16K): each class compressed at its chunk's speed and ratio, a cold
+    # fault decompresses its whole 16 KiB chunk.
+    a = adaptive.meters
+    hot, warm, cold = (a[f"compressed_{c}_pages"] for c in ("hot", "warm", "cold"))
+    assert hot > 0 and warm > 0 and cold > 0
+    want = (hot * page_ns(505) + warm * page_ns(575) + cold * page_ns(670)) * 1e-9
+    assert math.isclose(a["cpu"]["compress_s"], want, rel_tol=1e-9)
+    assert math.isclose(
+        a["zram_ratio"], (hot + warm + cold) / (hot / 2.84 + warm / 3.14 + cold / 3.78), rel_tol=1e-9
+    )
+    read = a["decompressed_hot_pages"] * page_ns(22) + a["decompressed_warm_pages"] * page_ns(210)
+    read += a["decompressed_cold_pages"] * 4 * page_ns(250)
+    assert math.isclose(a["cpu"]["decompress_s"], read * 1e-9, rel_tol=1e-9) and a["predecomp_pages"] == 0
+    # PreDecomp alone: faults find pages decompressed ahead, so resumes wait less for zram
+    # (the CPU does the same work or more: a page decompressed ahead and not used is wasted).
+    p = predecomp.meters
+    assert p["predecomp_used"] > 0 and p["predecomp_pages"] >= p["predecomp_used"]
+    wait = lambda r: sum(x["swap_wait_ms"] for x in r.launches if not x["cold"])  # noqa: E731
+    assert wait(predecomp) < wait(stock)
+    assert p["cpu"]["decompress_s"] >= (p["swap_in_pages"] - p["predecomp_used"]) * page_ns(235) * 1e-9 * (
+        1 - 1e-9
+    )
+    # HotnessOrg's hot list with them: resumes read nothing back from zram.
+    full = run("ariadne-lzo", swap_admission="hot-list")
+    assert sum(x["swap_pages_read"] for x in full.launches if not x["cold"]) == 0
+    assert full.meters["compressed_hot_pages"] == 0 < full.meters["compressed_warm_pages"]

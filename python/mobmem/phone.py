@@ -47,6 +47,18 @@ def rounds(
     }
 
 
+def launches(rows: Sequence[tuple[float, str]]) -> dict[str, Any]:
+    """Launches written out: ``(time_s, app)`` pairs in time order (a paper's procedure as a
+    scenario)."""
+    pairs = _args.listed("launches", rows)
+    out = []
+    for i, pair in enumerate(pairs):
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            raise _args.error(f"launches[{i}]", "a (time_s, app) pair", pair)
+        out.append([_args.number(f"launches[{i}]", pair[0]), _args.text(f"launches[{i}]", pair[1])])
+    return {"kind": "launches", "launches": out}
+
+
 def synthetic(
     apps: int,
     launches: int,

@@ -409,6 +409,12 @@ class LaunchRecord(Fields):
         return self["cpu_ms"]
 
     @property
+    def decompress_ms(self) -> float:
+        """CPU time a CPU-side swap backend (zram) spent decompressing during the launch: its own
+        faults' pages and what was decompressed ahead of them, waited for or not."""
+        return self["decompress_ms"]
+
+    @property
     def excessive(self) -> bool:
         """At or above Android vitals' mark (cold ≥ 5 s, resume as a hot start ≥ 1.5 s)."""
         return self["excessive"]
@@ -945,9 +951,37 @@ class SystemMeters(Fields):
         return self["cold"]
 
     @property
+    def compressed_cold_pages(self) -> int:
+        return self["compressed_cold_pages"]
+
+    @property
+    def compressed_hot_pages(self) -> int:
+        """zram compressing by hotness class (`ariadne`): pages compressed as hot, warm and cold
+        data; faults that decompressed their page's chunk, by the class it was compressed in; pages
+        compressed over the DRAM frames they took (`None`: not by class, or none); pages PreDecomp
+        decompressed ahead, and faults that found theirs there."""
+        return self["compressed_hot_pages"]
+
+    @property
+    def compressed_warm_pages(self) -> int:
+        return self["compressed_warm_pages"]
+
+    @property
     def cpu(self) -> CpuTime:
         """CPU time: the apps' at starts and resumes (user), the kernel's (system; `cpu`)."""
         return self["cpu"]
+
+    @property
+    def decompressed_cold_pages(self) -> int:
+        return self["decompressed_cold_pages"]
+
+    @property
+    def decompressed_hot_pages(self) -> int:
+        return self["decompressed_hot_pages"]
+
+    @property
+    def decompressed_warm_pages(self) -> int:
+        return self["decompressed_warm_pages"]
 
     @property
     def defaulted_apps(self) -> int:
@@ -1061,6 +1095,14 @@ class SystemMeters(Fields):
         return self["pe_cycles_used"]
 
     @property
+    def predecomp_pages(self) -> int:
+        return self["predecomp_pages"]
+
+    @property
+    def predecomp_used(self) -> int:
+        return self["predecomp_used"]
+
+    @property
     def ranges_reused(self) -> int:
         """Starting apps that took the page ids of an app that had died (usage traces naming more
         apps of one size than can be alive at once; see `system/ranges.rs`)."""
@@ -1135,6 +1177,10 @@ class SystemMeters(Fields):
     def written_back_pages(self) -> int:
         """zram writeback: pages written back to the backing device, and read back from it."""
         return self["written_back_pages"]
+
+    @property
+    def zram_ratio(self) -> float | None:
+        return self["zram_ratio"]
 
 
 class UsageStats(Fields):

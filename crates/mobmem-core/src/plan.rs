@@ -67,6 +67,12 @@ impl Resolved {
         check_direct_read(cfg.direct_read, Some(swap))?;
         let (admission, admission_params) = swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?;
         let backend = swap::backend::build(swap, catalog)?;
+        if backend.classes().is_some() {
+            // Its classes are the phone's lists, marked by launches; a page trace has none.
+            let why =
+                format!("{:?} compresses by hotness class, which only the phone level keeps (mobmem phone)", cfg.swap);
+            return Err(Error::config("swap", why));
+        }
         let semantics = SwapSemantics {
             swap_cache: cfg.swap_cache.keeps(backend.synchronous_io()),
             first_touch_from_swap: cfg.anon_first_touch == AnonFirstTouch::Swap,

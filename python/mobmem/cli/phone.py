@@ -157,6 +157,17 @@ def cmd_phone(args: argparse.Namespace) -> int:
                 f"{m['cpu']['compress_s']:.2f} / {m['cpu']['decompress_s']:.2f}",
             )
         )
+    if m["zram_ratio"] is not None:
+        for k, what in (("compressed", "compressed"), ("decompressed", "read back")):
+            by_class = " / ".join(num(m[f"{k}_{c}_pages"]) for c in ("hot", "warm", "cold"))
+            rows.append((f"zram {what}: hot / warm / cold (pages)", by_class))
+        rows.append(("zram ratio (pages per frame, by class)", f"{m['zram_ratio']:.2f}"))
+        rows.append(
+            (
+                "decompressed ahead: pages / used by a fault",
+                f"{num(m['predecomp_pages'])} / {num(m['predecomp_used'])}",
+            )
+        )
     rows += [
         ("file reads (pages)", num(m["file_read_pages"])),
         ("flash written (MB)", num(m["flash_write_bytes"] / 1e6)),

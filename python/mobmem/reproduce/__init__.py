@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, NoReturn, Protocol
 
-from . import a2s, dr_swap, emmc_swap, hybrid, mglru_android, spo_clock
+from . import a2s, ariadne, dr_swap, emmc_swap, hybrid, mglru_android, spo_clock
 
 
 class Reproduction(Protocol):
@@ -38,6 +38,7 @@ REPRODUCTIONS: dict[str, Reproduction] = {
     "emmc-swap": emmc_swap,
     "a2s": a2s,
     "mglru-android": mglru_android,
+    "ariadne": ariadne,
 }
 
 

@@ -15,9 +15,33 @@ impl<P: Policy> Engine<P> {
         &self.owners
     }
 
-    /// Whether the swap admission reads pages' hotness (the caller then keeps `Owners::hotness`).
-    pub fn admission_reads_hotness(&self) -> bool {
-        self.admission.reads_hotness()
+    /// Whether pages' hotness is read, by the swap admission or by a backend compressing by
+    /// class (the caller then keeps `Owners::hotness`).
+    pub fn keeps_hotness(&self) -> bool {
+        self.admission.reads_hotness() || self.pages.has_pool_classes()
+    }
+
+    /// A touch of page `page` outside a launch's marking: a cold page becomes warm (the Ariadne
+    /// paper's cold-to-warm move on access). No admission's answer depends on it (those reading
+    /// hotness treat warm and cold alike), so nothing parked is unparked.
+    #[inline]
+    pub fn warm(&mut self, page: PageId) {
+        if let Some(h) = self.owners.hotness.get_mut(page as usize) {
+            if *h == crate::swap::COLD {
+                *h = crate::swap::WARM;
+            }
+        }
+    }
+
+    /// The class page `page`'s zram copy was compressed in (`crate::swap::HOT`…), when swap
+    /// compresses by class and the page has a copy there.
+    pub fn zram_class(&self, page: PageId) -> Option<u8> {
+        self.pages.zram_class(page)
+    }
+
+    /// Pages compressed in each class (indexed by `crate::swap::COLD`…) since the last call.
+    pub fn take_compressed(&mut self) -> [u64; 3] {
+        self.pages.take_compressed()
     }
 
     /// Changes what the admission sees (processes' states, page owners) at access `index`. The

@@ -22,6 +22,8 @@ pub(crate) struct Setup {
     pub reclaim_batch: u64,
     /// zram's pages per frame, when its pool takes frames of memory.
     pub zram: Option<f64>,
+    /// zram compressing by hotness class: pages per frame of each class (`SwapBackend::classes`).
+    pub zram_classes: Option<[f64; 3]>,
     /// Swap-in read-around: clusters of `2^page_cluster` slots (0: off).
     pub page_cluster: u32,
     /// zram writeback rounds: every so many ticks, at most `limit` pages each; `by_access`: the
@@ -71,6 +73,7 @@ impl Setup {
             semantics: SwapSemantics { swap_cache: !synchronous, ..SwapSemantics::LINUX },
             reclaim_batch: 1,
             zram: backend.and_then(|b| b.compression_ratio()),
+            zram_classes: backend.and_then(|b| b.classes()).map(|c| c.ratio),
             page_cluster: 0,
             writeback: None,
             admission: None,
@@ -88,6 +91,11 @@ impl<P: Policy> Engine<P> {
             .with_zram(setup.zram)
             .with_swap_semantics(setup.semantics)
             .with_reclaim_batch(setup.reclaim_batch);
+        if let Some(ratio) = setup.zram_classes {
+            // A backend compressing by class has no writeback (it takes no backing device).
+            debug_assert!(setup.writeback.is_none() && setup.zram.is_some());
+            e.pages.keep_pool_classes(ratio);
+        }
         if setup.page_cluster > 0 {
             e = e.with_read_around(setup.page_cluster);
         }

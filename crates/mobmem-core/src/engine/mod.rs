@@ -157,6 +157,10 @@ impl<P: Policy> Engine<P> {
         let file = self.pages.flag(v) & ANON == 0;
         let io = self.pages.evict(v, index)?;
         self.resident -= 1;
+        if self.pages.has_pool_classes() && io == EvictIo::SwapWrite {
+            // Compressed in its hotness class's chunk size (pages without one are cold).
+            self.pages.compressed_in(v, self.owners.hotness.get(v as usize).copied().unwrap_or(crate::swap::COLD));
+        }
         Ok((io, file))
     }
 

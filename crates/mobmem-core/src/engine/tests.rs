@@ -385,3 +385,49 @@ fn writeback_as_android_schedules_it_marks_once_starts_late_and_fills_the_partit
     assert_eq!(e.meters().written_back, 6);
     e.check().unwrap();
 }
+
+#[test]
+fn zram_by_class_prices_each_copy_at_its_class_ratio() {
+    // 16 anon pages, 12 frames; hot pages 0–3, warm 4–7, cold the rest; a hot copy takes a whole
+    // frame, a warm one half, a cold one a quarter. Copies are freed at swap-in (zram).
+    use crate::swap::{COLD, HOT, WARM};
+    let kinds = vec![1u8; 16];
+    let space = PageSpace { pages: 16, kinds: Some(&kinds), future: None };
+    let setup = PolicySetup::new(12, space, IoCosts::default());
+    let lru = crate::policy::lru::Lru::new(&setup, Default::default()).unwrap();
+    let hotness: Vec<u8> = (0..16).map(|p| [HOT, WARM, COLD, COLD][p / 4]).collect();
+    let owners = Owners { hotness: hotness.clone(), ..Owners::default() };
+    let mut e = Engine::new(lru, space, 12, u64::MAX, false)
+        .with_zram(Some(4.0))
+        .with_swap_semantics(SwapSemantics { swap_cache: false, ..SwapSemantics::LINUX })
+        .with_admission(Box::new(crate::swap::admission::all::All), owners);
+    e.pages.keep_pool_classes([4.0, 2.0, 1.0]);
+    assert!(e.keeps_hotness());
+    for p in 0..16u32 {
+        e.access(p, Op::Write, p as usize).unwrap();
+    }
+    let swapped: Vec<u32> = (0..16).filter(|&p| e.holds(p..p + 1).swapped == 1).collect();
+    assert!(!swapped.is_empty());
+    for &p in &swapped {
+        assert_eq!(e.zram_class(p), Some(hotness[p as usize]), "page {p}");
+    }
+    let n = e.take_compressed();
+    assert_eq!(n.iter().sum::<u64>(), e.meters().swap_outs);
+    assert_eq!(e.take_compressed(), [0; 3], "taken once");
+    let frames = |n: [u64; 3]| (n[0] as f64 / 4.0 + n[1] as f64 / 2.0 + n[2] as f64).ceil() as u64;
+    assert_eq!(e.view().zram_frames, frames(n));
+    e.check().unwrap();
+    // Reading a hot copy back frees its whole frame's share; its class is gone with the copy.
+    let hot = *swapped.iter().find(|&&p| hotness[p as usize] == HOT).unwrap();
+    e.access(hot, Op::Read, 16).unwrap();
+    assert_eq!(e.zram_class(hot), None);
+    let mut left = n;
+    left[HOT as usize] -= 1;
+    left[COLD as usize] += e.take_compressed()[COLD as usize]; // what the swap-in pushed out
+    assert_eq!(e.view().zram_frames, frames(left));
+    e.check().unwrap();
+    // A touch warms a cold page, and only a cold one.
+    e.warm(8);
+    e.warm(0);
+    assert_eq!((e.owners().hotness[8], e.owners().hotness[0]), (WARM, HOT));
+}

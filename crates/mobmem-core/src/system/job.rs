@@ -49,6 +49,8 @@ pub enum UsageSpec {
         #[serde(default)]
         rare: Rare,
     },
+    /// Launches written out: (time in s, app) pairs in time order.
+    Launches { launches: Vec<(f64, String)> },
 }
 
 impl UsageSpec {
@@ -63,6 +65,7 @@ impl UsageSpec {
             UsageSpec::Synthetic { apps, launches, reuse, seed, gap_s, rare } => {
                 UsageTrace::synthetic(*apps, *launches, *reuse, *rare, *seed, *gap_s)
             }
+            UsageSpec::Launches { launches } => UsageTrace::from_launches(launches),
         }
     }
 }
@@ -118,6 +121,21 @@ impl Library {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn launches_written_out_load_in_order_and_bad_ones_name_their_place() {
+        let l: UsageSpec =
+            serde_json::from_str(r#"{"kind": "launches", "launches": [[0, "a"], [5, "b"], [9.5, "a"]]}"#).unwrap();
+        let u = l.load().unwrap();
+        assert_eq!(u.apps, ["a", "b"]);
+        assert_eq!(u.launches.iter().map(|x| (x.time_s, x.app)).collect::<Vec<_>>(), [(0.0, 0), (5.0, 1), (9.5, 0)]);
+        let back = UsageTrace::from_launches(&[(3.0, "a".into()), (1.0, "b".into())]).unwrap_err().to_string();
+        assert!(back.contains("launches[1]") && back.contains("before"), "{back}");
+        let nan = UsageTrace::from_launches(&[(f64::NAN, "a".into())]).unwrap_err().to_string();
+        assert!(nan.contains("launches[0]"), "{nan}");
+        let empty = UsageTrace::from_launches(&[(0.0, " ".into())]).unwrap_err().to_string();
+        assert!(empty.contains("empty"), "{empty}");
+    }
 
     #[test]
     fn specs_load_and_errors_name_the_field() {

@@ -31,6 +31,9 @@ pub struct LaunchRecord {
     pub mapped_read_ms: f64,
     pub file_pages_read: u64,
     pub swap_pages_read: u64,
+    /// CPU time a CPU-side swap backend (zram) spent decompressing during the launch: its own
+    /// faults' pages and what was decompressed ahead of them, waited for or not.
+    pub decompress_ms: f64,
     /// Touches served in place from NVM (Direct Read).
     pub mapped_reads: u64,
     pub ux_class: super::phone::UxClass,
@@ -100,6 +103,19 @@ pub struct SystemMeters {
     /// zram writeback: pages written back to the backing device, and read back from it.
     pub written_back_pages: u64,
     pub backing_read_pages: u64,
+    /// zram compressing by hotness class (`ariadne`): pages compressed as hot, warm and cold data;
+    /// faults that decompressed their page's chunk, by the class it was compressed in; pages
+    /// compressed over the DRAM frames they took (`None`: not by class, or none); pages PreDecomp
+    /// decompressed ahead, and faults that found theirs there.
+    pub compressed_hot_pages: u64,
+    pub compressed_warm_pages: u64,
+    pub compressed_cold_pages: u64,
+    pub decompressed_hot_pages: u64,
+    pub decompressed_warm_pages: u64,
+    pub decompressed_cold_pages: u64,
+    pub zram_ratio: Option<f64>,
+    pub predecomp_pages: u64,
+    pub predecomp_used: u64,
     pub file_read_pages: u64,
     pub write_back_pages: u64,
     /// File-system metadata written by launches (`fs_meta_write_kib` each).

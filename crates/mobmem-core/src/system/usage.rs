@@ -211,6 +211,30 @@ impl UsageTrace {
         Ok(t)
     }
 
+    /// Launches given as (time, app) pairs, in time order (a scenario written out, as a
+    /// reproduction does for a paper's procedure).
+    pub fn from_launches(launches: &[(f64, String)]) -> Result<UsageTrace> {
+        crate::limits::ensure_fits("launches", "launches", launches.len() as u64, BYTES_PER_LAUNCH)?;
+        let mut t = UsageTrace { path: "launches".into(), ..Default::default() };
+        let mut index = HashMap::new();
+        let mut prev = 0.0;
+        for (i, (time_s, app)) in launches.iter().enumerate() {
+            let field = format!("launches[{i}]");
+            if !(time_s.is_finite() && (0.0..=MAX_SPAN_S).contains(time_s)) {
+                return Err(Error::config(field, format!("time {time_s:?} is not between 0 and {MAX_SPAN_S:.0} s")));
+            }
+            if *time_s < prev {
+                return Err(Error::config(field, format!("time {time_s} is before the launch before it ({prev})")));
+            }
+            if app.trim().is_empty() {
+                return Err(Error::config(field, "an app name is empty"));
+            }
+            prev = *time_s;
+            t.push(&mut index, *time_s, app);
+        }
+        Ok(t)
+    }
+
     pub fn stats(&self) -> UsageStats {
         let mut history = crate::swap::history::History::new(self.apps.len());
         let mut count = vec![0u64; self.apps.len()];

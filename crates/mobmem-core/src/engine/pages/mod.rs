@@ -4,6 +4,7 @@
 
 use super::Fault;
 
+mod classes;
 mod extras;
 mod flags;
 mod sealed;
@@ -39,6 +40,8 @@ pub struct Pages {
     journal: Option<Vec<PageId>>,
     /// How swap behaves (`SwapSemantics`; Linux's by default).
     semantics: SwapSemantics,
+    /// zram compressing by class (Ariadne): each copy's class and the pool by class.
+    classes: Option<Box<classes::PoolClasses>>,
     /// Any of zram, `slots`, `idle`, `life` or `journal` is on (`note_extras`).
     keeps_slots: bool,
     /// The counters, but for the four kinds of eviction: those are `evicted`, read through
@@ -96,6 +99,7 @@ impl Pages {
             life: None,
             journal: None,
             semantics: SwapSemantics::LINUX,
+            classes: None,
             keeps_slots: false,
             m: Meters::default(),
             evicted: [0; 8],
@@ -123,6 +127,7 @@ impl Pages {
             self.flags[id] &= !BACKED;
             self.backed -= 1;
         }
+        self.unclassify(id);
         self.resize_pool();
         if let Some(s) = &mut self.slots {
             s.free(id as PageId);
@@ -151,8 +156,13 @@ impl Pages {
     #[inline]
     fn resize_pool(&mut self) {
         if self.zram_ratio != 0.0 {
-            // The compressed bytes rounded up to whole frames (written-back copies take none).
-            self.pool = ((self.swap_used - self.backed) as f64 / self.zram_ratio).ceil() as usize;
+            // The compressed bytes rounded up to whole frames (written-back copies take none);
+            // by class when copies are compressed by class (a backend with classes has no
+            // writeback: `engine::build` refuses both).
+            self.pool = match self.class_frames() {
+                Some(f) => f,
+                None => ((self.swap_used - self.backed) as f64 / self.zram_ratio).ceil() as usize,
+            };
             self.m.peak_zram_frames = self.m.peak_zram_frames.max(self.pool as u64);
         }
     }

@@ -5,6 +5,7 @@
 //! default by kind) and gives its parameters in `backend_params`; each backend is one file plus
 //! one line in `backends!`.
 
+mod ariadne;
 mod block;
 mod zram;
 mod zram_writeback;
@@ -13,6 +14,8 @@ use crate::device::{Catalog, Device};
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+pub use ariadne::{compressors, ZramClasses};
 
 /// zram writeback: where idle copies go and how fast.
 #[derive(Debug, Clone, Serialize)]
@@ -64,6 +67,11 @@ pub trait SwapBackend: Send + Sync {
     fn writeback(&self) -> Option<&Writeback> {
         None
     }
+    /// Ariadne: copies compressed by hotness class, each class at its own cost and ratio (the
+    /// phone then keeps the classes); `None`: every page alike.
+    fn classes(&self) -> Option<&ZramClasses> {
+        None
+    }
     /// Linux's `SWP_SYNCHRONOUS_IO`: a swap-in reads the page at once, bypassing the swap cache
     /// and its read-ahead, and frees the slot (mm/memory.c, `do_swap_page`), so the page is dirty
     /// again and its next eviction writes it. A block device keeps the swap cache.
@@ -106,6 +114,7 @@ macro_rules! backends {
 backends! {
     "block" => block::Block : "a block device (flash, NVM, DRAM ramdisk): requests queue on it, it takes no memory",
     "zram" => zram::Zram : "compressed in the phone's own DRAM (Linux zram): CPU work, frames taken from memory",
+    "ariadne" => ariadne::Ariadne : "zram compressing by hotness class (Ariadne): hot and warm pages in small chunks, cold ones in large chunks, the next page decompressed ahead of a read",
     "zram-writeback" => zram_writeback::ZramWriteback : "zram whose idle copies are written back to a backing flash device (Android), within a daily limit",
 }
 

@@ -34,6 +34,8 @@ pub(super) struct Devices {
     /// read, ns.
     pub compress_ns: f64,
     pub decompress_ns: f64,
+    /// zram compressing by hotness class (`ariadne`): its costs and counts.
+    pub classes: Option<super::zram::Classes>,
 }
 
 impl Devices {
@@ -53,6 +55,7 @@ impl Devices {
             meta_write_pages: 0,
             compress_ns: 0.0,
             decompress_ns: 0.0,
+            classes: None,
         }
     }
 
@@ -68,6 +71,9 @@ impl Devices {
         self.meta_write_pages = 0;
         self.compress_ns = 0.0;
         self.decompress_ns = 0.0;
+        if let Some(k) = &mut self.classes {
+            k.reset();
+        }
     }
 
     /// Queues a request of `pages` at `t` (requests counted in `m`); returns when it completes.
@@ -78,6 +84,17 @@ impl Devices {
             DevRef::File | DevRef::Meta => &self.file,
         };
         let service = if write { d.model.write_time_ns(pages, ps) } else { d.model.read_time_ns(pages, ps) };
+        self.serve(dev, write, pages, service, t, m)
+    }
+
+    /// Queues a request of `pages` taking `service` ns at `t` (counted in `m`); returns when it
+    /// completes.
+    pub fn serve(&mut self, dev: DevRef, write: bool, pages: u64, service: f64, t: f64, m: &mut SystemMeters) -> f64 {
+        let d = match dev {
+            DevRef::Swap => self.swap.as_ref().unwrap_or(&self.file),
+            DevRef::Backing => self.backing.as_ref().unwrap_or(&self.file),
+            DevRef::File | DevRef::Meta => &self.file,
+        };
         let end = if matches!(dev, DevRef::Swap) && self.swap_on_cpu {
             // zram compresses and decompresses on the CPU of the task that swaps (per-CPU
             // streams): a swap-in does not wait behind kswapd's compression.
@@ -208,7 +225,14 @@ impl<P: Policy> Sim<'_, P> {
     /// Queues the writes of an eviction batch; returns when they complete.
     pub(super) fn write_batch(&mut self, swap_w: u64, file_w: u64, t: f64) -> f64 {
         let mut end = t;
-        if swap_w > 0 {
+        if self.w.io.classes.is_some() {
+            // Priced by the classes the pages were compressed in.
+            let n = self.e.take_compressed();
+            debug_assert_eq!(n.iter().sum::<u64>(), swap_w, "every page written was compressed in a class");
+            if swap_w > 0 {
+                end = end.max(self.w.io.compress_classes(n, t, &mut self.w.m));
+            }
+        } else if swap_w > 0 {
             end = end.max(self.request(DevRef::Swap, true, swap_w, t));
         }
         if file_w > 0 {

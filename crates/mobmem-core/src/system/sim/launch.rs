@@ -19,6 +19,11 @@ impl<P: Policy> Sim<'_, P> {
         if self.e.would_hit(page, op) {
             let o = self.e.access(page, op, self.w.index)?;
             self.w.index += 1;
+            if self.w.hotness {
+                // A touch of a cold page makes it warm (Ariadne's cold-to-warm move on access);
+                // a first touch (allocation) leaves it cold; a launch's marking comes after.
+                self.e.warm(page);
+            }
             if o.mapped_reads > 0 {
                 // Served in place from NVM: no fault, no queue, but slower than a DRAM hit.
                 let ns = self.w.io.swap.as_ref().map_or(0.0, |d| d.model.mapped_read_ns);
@@ -29,8 +34,13 @@ impl<P: Policy> Sim<'_, P> {
             return Ok(());
         }
         self.make_room(clock, w)?;
+        // Compressed by class: the class the copy was compressed in (freed by the swap-in).
+        let zram_class = if self.w.io.classes.is_some() { self.e.zram_class(page) } else { None };
         let o = self.e.access(page, op, self.w.index)?;
         self.w.index += 1;
+        if self.w.hotness && o.fault.is_some_and(Fault::is_refault) {
+            self.e.warm(page);
+        }
         if matches!(o.fault, Some(Fault::SwapIn | Fault::Mapped | Fault::Promoted)) {
             // Whose page came back from swap: an app's, or a system process's.
             let owner = self.e.owners().of_page[page as usize] as usize;
@@ -58,7 +68,10 @@ impl<P: Policy> Sim<'_, P> {
         }
         for (dev, n) in [(DevRef::Swap, o.swap_reads), (DevRef::Backing, o.backing_reads)] {
             if n > 0 && self.w.io.swap.is_some() {
-                let end = self.request(dev, false, n as u64, *clock);
+                let end = match zram_class {
+                    Some(class) if matches!(dev, DevRef::Swap) => self.zram_read(page, class, *clock),
+                    _ => self.request(dev, false, n as u64, *clock),
+                };
                 w.swap += end - *clock;
                 w.swap_pages += n as u64;
                 self.stall_add(*clock, end - *clock);
@@ -192,6 +205,7 @@ impl<P: Policy> Sim<'_, P> {
         }
         let mut clock = start;
         let mut w = Waits::default();
+        let decompressed_before = self.w.io.decompress_ns;
         self.w.in_fg = true;
         let dt = cpu_ns / touches.len().max(1) as f64;
         for &(page, op) in &touches {
@@ -224,6 +238,7 @@ impl<P: Policy> Sim<'_, P> {
             mapped_read_ms: w.mapped * 1e-6,
             file_pages_read: w.file_pages,
             swap_pages_read: w.swap_pages,
+            decompress_ms: (self.w.io.decompress_ns - decompressed_before) * 1e-6,
             mapped_reads: w.mapped_reads,
             ux_class,
             excessive,

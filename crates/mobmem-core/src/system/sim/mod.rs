@@ -20,6 +20,7 @@ mod procs;
 mod reclaim;
 mod report;
 mod setup;
+mod zram;
 
 use super::catalog::{AppCatalog, AppProfile};
 use super::killer::Killer;
@@ -87,6 +88,8 @@ struct World<'a> {
     checks: bool,
     /// A conservation check that failed inside a step that cannot return an error.
     broken: Option<String>,
+    /// Pages' hotness is kept (`Engine::keeps_hotness`): touches warm cold pages.
+    hotness: bool,
 }
 
 /// A run: the engine (monomorphised per policy) and the world around it.
@@ -118,6 +121,7 @@ impl PolicyVisitor for Start<'_> {
         let policy = P::new(&setup, params)?;
         let e = spec.engine(policy);
         let mut sim = Sim { e, w };
+        sim.w.hotness = sim.e.keeps_hotness();
         let start = Instant::now();
         sim.run(r.usage)?;
         let wall = start.elapsed().as_secs_f64();

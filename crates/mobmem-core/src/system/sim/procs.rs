@@ -294,7 +294,7 @@ impl<P: Policy> Sim<'_, P> {
     /// launch left hot is warm. Kept only for an admission that reads them (`hot-list`).
     pub(super) fn mark_hot(&mut self, pid: usize) {
         use crate::swap::{COLD, HOT, WARM};
-        if !self.e.admission_reads_hotness() {
+        if !self.e.keeps_hotness() {
             return;
         }
         let touched = self.launch_touches(pid, false);

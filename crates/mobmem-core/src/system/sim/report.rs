@@ -65,6 +65,9 @@ impl<P: Policy> Sim<'_, P> {
         }
         m.swap_in_pages = self.w.io.swap_read_pages + self.w.io.backing_read_pages;
         m.swap_out_pages = self.w.io.swap_write_pages;
+        if let Some(k) = &self.w.io.classes {
+            k.report(m);
+        }
         m.written_back_pages = self.w.io.backing_write_pages;
         m.backing_read_pages = self.w.io.backing_read_pages;
         m.file_read_pages = self.w.io.file_read_pages;

@@ -132,13 +132,14 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     } else {
         2
     };
-    let io = Devices::new(
+    let mut io = Devices::new(
         swap.map(|model| Dev { model, q: if shared_queue { 0 } else { 1 } }),
         backend.as_ref().is_some_and(|b| b.on_cpu()),
         wb.as_ref().map(|w| Dev { model: w.backing.clone(), q: backing_q.unwrap_or(0) }),
         Dev { model: storage, q: 0 },
         queues,
     );
+    io.classes = backend.as_ref().and_then(|b| b.classes()).cloned().map(super::zram::Classes::new);
     let dram_bytes = layout.dram_pages * ps;
     let killer_setup = KillerSetup { dram_bytes, page_size: ps };
     let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
@@ -195,6 +196,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         in_fg: false,
         checks: r.checks,
         broken: None,
+        hotness: false,
     };
     Ok((w, spec))
 }
