@@ -493,7 +493,8 @@ def test_ariadne_each_technique_alone_moves_what_it_should(tmp_path):
     def run(swap, **kw):
         return ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap=swap, devices=devices, **kw)
 
-    stock, adaptive, predecomp = run("zram-lzo"), run("adaptive-only"), run("predecomp-only")
+    # The engine's and the phone's conservation checks after every launch (the pool by class too).
+    stock, adaptive, predecomp = run("zram-lzo"), run("adaptive-only", checks=True), run("predecomp-only")
     m = stock.meters
     # Stock zram: every page at the 4 KiB row, whatever its class; nothing ahead.
     n = m["compressed_hot_pages"] + m["compressed_warm_pages"] + m["compressed_cold_pages"]

@@ -30,6 +30,9 @@ impl<P: Policy> Engine<P> {
         if parked != self.parked_n || stray {
             return Err(format!("{parked} parked pages (all resident: {}), {} counted", !stray, self.parked_n));
         }
+        if let Some(e) = self.pages.check_classes() {
+            return Err(e);
+        }
         let backed = f.iter().filter(|&&x| x & pages::BACKED != 0).count() as u64;
         let stray = f.iter().any(|&x| x & (pages::BACKED | pages::SWAP_VALID) == pages::BACKED);
         if backed != self.pages.backed() || stray {

@@ -230,7 +230,7 @@ impl UsageTrace {
                 return Err(Error::config(field, "an app name is empty"));
             }
             prev = *time_s;
-            t.push(&mut index, *time_s, app);
+            t.push(&mut index, *time_s, app.trim());
         }
         Ok(t)
     }

@@ -48,6 +48,7 @@ impl Pages {
     pub fn compressed_in(&mut self, v: PageId, class: u8) {
         if let Some(c) = &mut self.classes {
             let class = class.min(2);
+            debug_assert_eq!(c.of[v as usize], NONE, "a page's earlier copy was freed first");
             c.of[v as usize] = class;
             c.n[class as usize] += 1;
             c.compressed[class as usize] += 1;
@@ -73,6 +74,22 @@ impl Pages {
                 *k = NONE;
             }
         }
+    }
+
+    /// Whether each copy has a class and each class's count is its copies' (`Some`: what is off).
+    pub fn check_classes(&self) -> Option<String> {
+        let c = self.classes.as_ref()?;
+        let mut n = [0u64; 3];
+        for (id, &k) in c.of.iter().enumerate() {
+            let copy = self.flags[id] & super::SWAP_VALID != 0;
+            if (k != NONE) != copy {
+                return Some(format!("page {id}: class {k}, zram copy {copy}"));
+            }
+            if k != NONE {
+                n[k as usize] += 1;
+            }
+        }
+        (n != c.n).then(|| format!("copies by class {n:?}, counted {:?}", c.n))
     }
 
     /// Frames the classes' copies take (`None`: copies are not compressed by class).

@@ -208,10 +208,12 @@ impl<P: Policy> Sim<'_, P> {
         let decompressed_before = self.w.io.decompress_ns;
         self.w.in_fg = true;
         let dt = cpu_ns / touches.len().max(1) as f64;
+        self.w.launching = true;
         for &(page, op) in &touches {
             clock += dt;
             self.touch(page, op, &mut clock, &mut w)?;
         }
+        self.w.launching = false;
         if touches.is_empty() {
             clock += cpu_ns;
         }

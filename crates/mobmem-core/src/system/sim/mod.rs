@@ -90,6 +90,8 @@ struct World<'a> {
     broken: Option<String>,
     /// Pages' hotness is kept (`Engine::keeps_hotness`): touches warm cold pages.
     hotness: bool,
+    /// A launch's own touches are being made (not its session's, nor background work's).
+    launching: bool,
 }
 
 /// A run: the engine (monomorphised per policy) and the world around it.
@@ -122,6 +124,11 @@ impl PolicyVisitor for Start<'_> {
         let e = spec.engine(policy);
         let mut sim = Sim { e, w };
         sim.w.hotness = sim.e.keeps_hotness();
+        if sim.w.hotness {
+            // Every page starts cold (boot's pages too: their touches after the first warm them).
+            let n = sim.e.owners().of_page.len();
+            sim.e.change_owners(0, |o| o.hotness = vec![crate::swap::COLD; n]);
+        }
         let start = Instant::now();
         sim.run(r.usage)?;
         let wall = start.elapsed().as_secs_f64();

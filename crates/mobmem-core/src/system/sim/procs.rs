@@ -166,6 +166,10 @@ impl<P: Policy> Sim<'_, P> {
         for page in a0..a0 + n {
             self.e.release(page, ANON);
         }
+        if let Some(k) = &mut self.w.io.classes {
+            // Its pages decompressed ahead are gone with its copies (the ids may be reused).
+            k.forget(a0..a0 + n);
+        }
         if let Some((res, swp)) = expect {
             let v = self.e.view();
             if (v.resident, v.swap_used) != (res, swp) && self.w.broken.is_none() {

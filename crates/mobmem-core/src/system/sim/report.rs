@@ -39,6 +39,10 @@ impl<P: Policy> Sim<'_, P> {
     }
 
     pub(super) fn finish(mut self, r: &PhoneRun, wall: f64) -> Result<PhoneResult> {
+        if let Some(b) = &self.w.broken {
+            // A count that did not add up (with checks or without): no result is better than a wrong one.
+            return Err(Error::Invariant(b.clone()));
+        }
         let layout = self.w.layout;
         let ps = self.w.phone.page_size;
         let first_app = self.w.procs.len() - self.w.profiles.len();

@@ -197,6 +197,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         checks: r.checks,
         broken: None,
         hotness: false,
+        launching: false,
     };
     Ok((w, spec))
 }

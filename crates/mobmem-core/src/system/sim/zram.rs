@@ -35,6 +35,11 @@ impl Classes {
         *self = Classes::new(c);
     }
 
+    /// Drops the pages of `range` decompressed ahead (their owner died: the copies are gone).
+    pub fn forget(&mut self, range: std::ops::Range<PageId>) {
+        self.buf.retain(|(p, _)| !range.contains(p));
+    }
+
     /// Pages compressed over the DRAM frames they took, by class (`None`: none compressed).
     pub fn ratio(&self) -> Option<f64> {
         let n: u64 = self.compressed.iter().sum();
@@ -70,15 +75,19 @@ impl Devices {
 }
 
 impl<P: Policy> Sim<'_, P> {
-    /// The page after `page` (its app's next page id) decompressed ahead at `t`, if it is in zram,
-    /// the same app's, and not in the buffer already.
+    /// The page after `page` (its app's next page id) decompressed ahead at `t`, in a launch, if it
+    /// is in zram, the same app's, in a chunk no larger than a page, and not in the buffer already.
     fn predecompress(&mut self, page: PageId, t: f64) {
+        if !self.w.launching {
+            return; // the paper's locality is a relaunch's (Section 3, Insight 3)
+        }
         let next = page + 1;
         let owners = &self.e.owners().of_page;
         let same_app = owners.get(next as usize).is_some_and(|o| Some(o) == owners.get(page as usize));
         let Some(class) = self.e.zram_class(next).filter(|_| same_app) else { return };
         let Some(k) = &mut self.w.io.classes else { return };
-        if k.c.predecomp_pages == 0 || k.buf.iter().any(|&(p, _)| p == next) {
+        // A page of a larger chunk would need its whole chunk: "one compressed page" it is not.
+        if k.c.predecomp_pages == 0 || k.c.chunk[class as usize] > 4096 || k.buf.iter().any(|&(p, _)| p == next) {
             return;
         }
         let ns = k.c.decompress_ns[class as usize];
@@ -108,5 +117,30 @@ impl<P: Policy> Sim<'_, P> {
         let end = self.w.io.serve(DevRef::Swap, false, 1, ns, t, &mut self.w.m).max(ready);
         self.predecompress(page, t);
         end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_apps_pages_leave_the_buffer_and_reset_keeps_the_costs() {
+        let c = ZramClasses {
+            ratio: [4.0, 3.0, 2.0],
+            compress_ns: [1.0; 3],
+            decompress_ns: [2.0; 3],
+            chunk: [16384, 2048, 1024],
+            predecomp_pages: 4,
+        };
+        let mut k = Classes::new(c);
+        k.buf.extend([(3, 1.0), (10, 2.0), (11, 3.0), (20, 4.0)]);
+        k.forget(10..20);
+        assert_eq!(k.buf.iter().map(|e| e.0).collect::<Vec<_>>(), [3, 20]);
+        k.compressed = [3, 0, 2];
+        // 5 pages over 3/4 + 2/2 frames.
+        assert!((k.ratio().unwrap() - 5.0 / 1.75).abs() < 1e-12);
+        k.reset();
+        assert!(k.buf.is_empty() && k.ratio().is_none() && k.c.predecomp_pages == 4);
     }
 }
