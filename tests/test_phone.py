@@ -456,45 +456,24 @@ def test_zram_cpu_splits_into_compression_and_decompression():
     assert flash.meters["cpu"]["compress_s"] == flash.meters["cpu"]["decompress_s"] == 0
 
 
-ARIADNE_VARIANTS = """
-[adaptive-only]
-description = "Ariadne's chunk sizes, nothing decompressed ahead"
-kind = "zram"
-backend = "ariadne"
-compression_ratio = 3.41
-read_ns = 1594
-write_ns = 4205
-source = "test"
-[adaptive-only.backend_params]
-predecomp_pages = 0
-
-[predecomp-only]
-description = "stock zram's 4 KiB chunks, one page decompressed ahead"
-kind = "zram"
-backend = "ariadne"
-compression_ratio = 3.41
-read_ns = 1594
-write_ns = 4205
-source = "test"
-[predecomp-only.backend_params]
-hot_chunk = 4096
-warm_chunk = 4096
-cold_chunk = 4096
-"""
-
-
-def test_ariadne_each_technique_alone_moves_what_it_should(tmp_path):
+def test_ariadne_each_technique_alone_moves_what_it_should():
     # Fig. 6's LZO rows, per 4 KiB page (576 MB = 147,456 pages).
     page_ns = lambda ms: ms * 1e6 / 147456  # noqa: E731
-    devices = tmp_path / "devices.toml"
-    devices.write_text(ARIADNE_VARIANTS)
+    # The reproduction's variants: AdaptiveComp alone (1K-2K-16K, nothing ahead), PreDecomp alone.
+    from mobmem.reproduce.ariadne import DATA
+
+    devices = DATA / "devices.toml"
     usage = ph.synthetic(24, 120, 4.0, seed=1, gap_s=23.0)
 
     def run(swap, **kw):
         return ph.simulate_phone(usage, "pixel-7", dram="3GiB", swap=swap, devices=devices, **kw)
 
     # The engine's and the phone's conservation checks after every launch (the pool by class too).
-    stock, adaptive, predecomp = run("zram-lzo"), run("adaptive-only", checks=True), run("predecomp-only")
+    stock, adaptive, predecomp = (
+        run("zram-lzo"),
+        run("ariadne-adaptive", checks=True),
+        run("ariadne-predecomp"),
+    )
     m = stock.meters
     # Stock zram: every page at the 4 KiB row, whatever its class; nothing ahead.
     n = m["compressed_hot_pages"] + m["compressed_warm_pages"] + m["compressed_cold_pages"]
