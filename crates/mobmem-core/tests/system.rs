@@ -462,3 +462,20 @@ fn an_idle_phone_replays_the_launches_with_no_page_touched() {
     let e = Library::builtin().run(&job("nexus5", &[("activity", 1.5.into())], real_window(), 1)).unwrap_err();
     assert!(e.to_string().contains("activity"), "{e}");
 }
+
+#[test]
+fn the_subject_test_idles_the_apps_or_the_system_processes_alone() {
+    // `apps_activity = 0`: the apps touch no page, the system processes work as before — a
+    // number that stays is not the apps'. `system_activity = 0`: the other way round.
+    let apps_idle = run("nexus5", &[("apps_activity", 0.0.into())], real_window(), 1);
+    consistent(&apps_idle);
+    assert!(apps_idle.launches.iter().all(|l| l.file_pages_read == 0 && l.swap_pages_read == 0));
+    assert!(apps_idle.meters.apps.iter().all(|a| a.swap_faults == 0));
+    assert!(apps_idle.pages.faults > 0, "the system processes still touch their pages");
+    let sys_idle = run("nexus5", &[("system_activity", 0.0.into())], real_window(), 1);
+    consistent(&sys_idle);
+    assert_eq!(sys_idle.meters.system_swap_faults, 0);
+    assert!(sys_idle.launches.iter().any(|l| l.file_pages_read > 0), "the apps still load");
+    let e = Library::builtin().run(&job("nexus5", &[("apps_activity", (-0.5).into())], real_window(), 1)).unwrap_err();
+    assert!(e.to_string().contains("apps_activity"), "{e}");
+}

@@ -157,6 +157,14 @@ pub struct Phone {
     /// number that does not depend on the workload (docs/FIDELITY.md).
     #[serde(default = "d_activity")]
     pub activity: f64,
+    /// Share of that activity the apps keep (their launches, sessions and background work), and
+    /// the share the system processes keep (their background work and boot): 1 is the model. The
+    /// scoreboard's subject test sets one to 0 — the apps, or the system processes, touching no
+    /// page and the rest as before — to find a number that is not its subject's (docs/FIDELITY.md).
+    #[serde(default = "d_activity")]
+    pub apps_activity: f64,
+    #[serde(default = "d_activity")]
+    pub system_activity: f64,
     /// Page touches of background work a process makes at most between two launches (its rounds
     /// stop when the next would pass this). An idle gap then costs launches and touches, not
     /// seconds: over a long gap a process's periodic touches reached their steady state long before
@@ -331,8 +339,14 @@ impl Phone {
             Ok(())
         };
         pos("session_s", self.session_s)?;
-        if !(0.0..=1.0).contains(&self.activity) {
-            return Err(Error::config("activity", format!("{:?} is not a share from 0 to 1", self.activity)));
+        for (f, v) in [
+            ("activity", self.activity),
+            ("apps_activity", self.apps_activity),
+            ("system_activity", self.system_activity),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Error::config(f, format!("{v:?} is not a share from 0 to 1")));
+            }
         }
         if self.session_s > 86400.0 {
             return Err(Error::config(

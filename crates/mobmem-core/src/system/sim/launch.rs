@@ -105,7 +105,7 @@ impl<P: Policy> Sim<'_, P> {
             let mut clock = t;
             let mut w = Waits::default();
             let fg = std::mem::replace(&mut self.w.in_fg, false);
-            let touches = (self.w.procs[pid].bg_pages as f64 * self.w.phone.activity).round() as u64;
+            let touches = (self.w.procs[pid].bg_pages as f64 * self.activity(pid)).round() as u64;
             for _ in 0..touches {
                 if !self.w.procs[pid].alive {
                     break;
@@ -126,12 +126,19 @@ impl<P: Policy> Sim<'_, P> {
         }
     }
 
+    /// The share of its page touches process `pid` makes: the phone's `activity`, times the apps'
+    /// or the system processes' own (`apps_activity`, `system_activity`).
+    fn activity(&self, pid: usize) -> f64 {
+        let ph = &self.w.phone;
+        ph.activity * if self.w.procs[pid].app.is_some() { ph.apps_activity } else { ph.system_activity }
+    }
+
     /// Touches of a cold start: the file pages it reads and the anon pages it allocates, mixed
     /// evenly; or of a resume: the hot front of both regions, some anon ones written.
     pub(super) fn launch_touches(&self, pid: usize, cold: bool) -> Vec<(PageId, Op)> {
         let p = &self.w.procs[pid];
         let prof = &self.w.profiles[p.app.unwrap_or(0)];
-        let act = self.w.phone.activity;
+        let act = self.activity(pid);
         let (nf, na, write_share) = if cold {
             (
                 (p.file_n as f64 * prof.cold_file_share * act).round() as u32,
@@ -251,7 +258,7 @@ impl<P: Policy> Sim<'_, P> {
         // The foreground session: touches at the app's rate until the next launch (at most
         // session_s), background work interleaved step by step.
         let end = next.min(clock + self.w.phone.session_s * 1e9);
-        let rate = self.w.profiles[app].fg_pages_per_s * self.w.phone.activity;
+        let rate = self.w.profiles[app].fg_pages_per_s * self.w.phone.activity * self.w.phone.apps_activity;
         if rate > 0.0 {
             let dt = 1e9 / rate;
             let mut w = Waits::default();
@@ -307,7 +314,7 @@ impl<P: Policy> Sim<'_, P> {
                 continue;
             }
             let p = &self.w.procs[pid];
-            let act = self.w.phone.activity;
+            let act = self.activity(pid);
             let scaled = |n: u32| (n as f64 * act).round() as u32;
             let (f0, nf, a0, na) = (p.file0, scaled(p.file_n), p.anon0, scaled(p.anon_n));
             self.w.procs[pid].anon_alloc = na;
