@@ -32,9 +32,18 @@ def value(paper: float, unit: str = "MB", kind: str = "value") -> Claim:
         (value(4.0, "%"), 7.1, "D"),
         (value(10.0, "%", "share"), 12.9, "R"),
         (value(10.0, "%", "share"), 13.5, "N"),
+        # A share is judged on both sides: 61% with 76.1% is 25% off the share but 38% off the
+        # other 39%; 9.75 points (25% of the complement) is the most it may be.
+        (value(61.0, "%", "share"), 76.1, "N"),
+        (value(61.0, "%", "share"), 70.7, "R"),
+        (value(61.0, "%", "share"), 70.8, "N"),
+        (value(95.0, "%", "share"), 92.0, "R"),
+        (value(95.0, "%", "share"), 91.9, "N"),
         # Bounds hold or not.
         (value(55.0, "%", "at-least"), 55.0, "R"),
-        (value(55.0, "%", "at-least"), 40.0, "D"),
+        # A failed bound never agrees, however near (59.1 against "at least 60").
+        (value(55.0, "%", "at-least"), 40.0, "N"),
+        (value(60.0, "%", "at-least"), 59.1, "N"),
         (value(55.0, "%", "at-least"), -1.0, "N"),
         (value(2.0, "ms", "at-most"), 2.5, "N"),
         (value(2.0, "ms", "at-most"), 1.0, "R"),
@@ -153,8 +162,129 @@ def _write(tmp: Path, body: str) -> Path:
     ],
 )
 def test_bad_claims_files_are_errors(tmp_path, body, needle):
+    body = body.replace('kind = "', 'subject = "workload: the toy"\nkind = "')
     with pytest.raises(ConfigError, match=needle):
         fd.load("p", _write(tmp_path, body))
+
+
+CELL = '[[claim]]\nid = "{id}"\nkind = "value"\npaper = {p}\nunit = "faults"\nsubject = "apps: the toy"\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\n', "`subject` must be"),
+        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\nsubject = "phone: x"\n', "KIND one of"),
+        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\nsubject = "apps:"\n', "`subject` must be"),
+        (CELL.format(id="a", p=1) + 'series = "s"\n', "both `series` and `setting`"),
+        (CELL.format(id="a", p=1) + 'series = "s"\nsetting = "mb=big"\n', "'key=number'"),
+        (CELL.format(id="a", p=1) + 'series = "s"\nsetting = "mb=1"\n', "one cell"),
+        (
+            CELL.format(id="a", p=1)
+            + 'series = "s"\nsetting = "mb=1"\n'
+            + CELL.format(id="b", p=2)
+            + 'series = "s"\nsetting = "gb=2"\n',
+            "setting key",
+        ),
+        (
+            '[[claim]]\nid = "a"\nkind = "at-least"\npaper = 1.0\nsubject = "apps: x"\nseries = "s"\n'
+            'setting = "mb=1"\n',
+            "values or shares",
+        ),
+        ('[seeds]\nparam = "seed"\n', "`values`"),
+        ('[seeds]\nparam = "seed"\nvalues = [1.5]\n', "whole numbers"),
+        (
+            '[[input]]\nname = "usage-seed"\nvalue = 7\nsource = "assumed"\nrange = [1, 2]\nparam = "seed"\n',
+            "a seed is no assumed input",
+        ),
+    ],
+)
+def test_subjects_series_and_seeds_are_checked_when_the_claims_load(tmp_path, body, needle):
+    with pytest.raises(ConfigError, match=needle):
+        fd.load("p", _write(tmp_path, body))
+
+
+def test_a_well_formed_series_and_seeds_load(tmp_path):
+    body = (
+        CELL.format(id="a", p=1)
+        + 'series = "s"\nsetting = "mb=128"\n'
+        + CELL.format(id="b", p=2)
+        + 'series = "s"\nsetting = "mb=256"\n'
+        + '[seeds]\nparam = "seed"\nvalues = [2, 3]\n'
+    )
+    p = fd.load("p", _write(tmp_path, body))
+    assert [(c.subject_kind, c.series, c.setting_value) for c in p.claims] == [
+        ("apps", "s", 128.0),
+        ("apps", "s", 256.0),
+    ]
+    assert (p.seed_param, p.seeds) == ("seed", (2, 3))
+
+
+def cell(cid: str, paper: float, mb: int, unit: str = "swap-ins") -> Claim:
+    return Claim(
+        cid, "", "value", unit, "", "", paper=paper, subject="apps: a", series="t4", setting=f"mb={mb}"
+    )
+
+
+def test_a_number_that_stays_with_its_subject_idle_is_e_though_the_workload_idle_moves_it():
+    # The apps make no swap-in; the system processes make them all: with the apps idle the
+    # number stays (E), while the whole workload idle would have moved it (then R).
+    c = Claim("swap-ins", "", "value", "swap-ins", "", "", paper=1000.0, subject="apps: the browsers")
+    paper = fd.Paper("toy", "", "", (c,), ())
+    base, idle = {"swap-ins": 900.0}, {"swap-ins": 0.0}
+    assert fd.echoes(paper, base, idle) == set()
+    assert fd.echoes(paper, base, idle, {"apps": {"swap-ins": 900.0}}) == {"swap-ins"}
+    (r,) = fd.score(paper, base, echo={"swap-ins"}, echo_inputs="the rest")
+    assert (r.verdict, r.judged_by) == ("E", "subject")
+    # When the apps idle take it away, it is theirs: R.
+    assert fd.echoes(paper, base, idle, {"apps": {"swap-ins": 10.0}}) == set()
+    # A claim about the workload is judged by the workload idle, whatever the apps idle give.
+    w = fd.Paper(
+        "toy", "", "", (Claim("e", "", "value", "J", "", "", paper=10.0, subject="workload: x"),), ()
+    )
+    assert fd.echoes(w, {"e": 10.0}, {"e": 0.0}, {"apps": {"e": 10.0}}) == set()
+
+
+def test_an_ordering_the_idle_run_already_gives_is_e_and_one_it_does_not_stays_r():
+    c = Claim("order", "", "ordering", "", "", "", order=("flash", "dr", "dram"), subject="workload: x")
+    paper = fd.Paper("toy", "", "", (c,), ())
+    base = {"order": ["flash", "dr", "dram"]}
+    assert fd.echoes(paper, base, {"order": ["flash", "dr", "dram"]}) == {"order"}
+    assert fd.echoes(paper, base, {"order": ["dr", "flash", "dram"]}) == set()
+
+
+def test_a_series_flat_where_the_papers_moves_is_n_in_every_cell_and_one_that_moves_is_judged_by_cell():
+    cells = (cell("a", 1000.0, 128), cell("b", 800.0, 256), cell("c", 700.0, 512))
+    paper = fd.Paper("toy", "", "", cells, ())
+    flat = {"a": 820.0, "b": 820.0, "c": 820.0}  # each cell within 25% of its paper's number
+    assert {fd.rule(c, flat[c.id]) for c in cells} == {"R"}
+    recs = fd.score(paper, flat)
+    assert [(r.verdict, r.judged_by) for r in recs] == [("N", "series")] * 3
+    assert "flat across mb = 128, 256, 512" in recs[0].note
+    moving = {"a": 980.0, "b": 820.0, "c": 690.0}
+    assert [r.verdict for r in fd.score(paper, moving)] == ["R", "R", "R"]
+    # A paper's series that is flat itself asks nothing of ours.
+    still = fd.Paper("toy", "", "", (cell("a", 800.0, 128), cell("b", 800.0, 256)), ())
+    assert [r.verdict for r in fd.score(still, {"a": 820.0, "b": 820.0})] == ["R", "R"]
+
+
+def test_a_direction_or_difference_within_the_seeds_spread_is_noise_and_one_beyond_it_stands():
+    d = Claim("ux", "", "direction", "points", "", "", sign="-", subject="apps: x")
+    paper = fd.Paper("toy", "", "", (d,), ())
+    (r,) = fd.score(paper, {"ux": -0.1}, at_seeds={"ux": [0.2, -0.3]})
+    assert (r.verdict, r.judged_by, r.spread) == ("N", "noise", pytest.approx(0.5))
+    assert "within noise" in r.note
+    (r,) = fd.score(paper, {"ux": -2.0}, at_seeds={"ux": [-1.8, -2.3]})
+    assert (r.verdict, r.spread) == ("R", pytest.approx(0.5))
+    # An ordering must be the same at every seed.
+    o = Claim("o", "", "ordering", "", "", "", order=("a", "b"), subject="apps: x")
+    po = fd.Paper("toy", "", "", (o,), ())
+    assert fd.score(po, {"o": ["a", "b"]}, at_seeds={"o": [["b", "a"]]})[0].verdict == "N"
+    assert fd.score(po, {"o": ["a", "b"]}, at_seeds={"o": [["a", "b"]]})[0].verdict == "R"
+    # A level's spread is printed, never turned into noise.
+    lv = Claim("l", "", "value", "MB", "", "", paper=10.0, subject="apps: x")
+    (r,) = fd.score(fd.Paper("t", "", "", (lv,), ()), {"l": 10.0}, at_seeds={"l": [8.0]})
+    assert (r.verdict, r.spread) == ("R", 2.0)
 
 
 def test_every_papers_claims_file_loads_with_unique_ids_and_its_quotes_are_in_the_paper():

@@ -80,21 +80,21 @@ def test_the_reruns_over_an_inputs_range_are_direct_runs_and_decide_what_flips_a
     mod = reproduce.REPRODUCTIONS["emmc-swap"]
     args = _args(rounds=1)
     res = mod.compute(args)
-    only = {"random-order-seed", "game-anon-share"}
+    only = {"launch-gap-s", "game-anon-share"}
     sens = scoreboard.sensitivity("emmc-swap", mod, args, res, only)
     assert set(sens) == only
     recs = {r.id: r for r in scoreboard.records("emmc-swap", mod, args, res, echo_test=False, sens=sens)}
-    # A rerun with a parameter moved is the reproduction run with it, the fit held: seed 1's claims.
+    # A rerun with a parameter moved is the reproduction run with it, the fit held: gap 5 s's claims.
     fit = res["fits"][res["reading"]]["value"]
-    direct = reproduce.compute("emmc-swap", rounds=1, seed=1, value=fit, echo_test=False)
-    ours1 = {r["id"]: r["ours"] for r in direct["claims"]}
+    direct = reproduce.compute("emmc-swap", rounds=1, gap_s=5.0, value=fit, echo_test=False)
+    ours5 = {r["id"]: r["ours"] for r in direct["claims"]}
     paper = fidelity.load("emmc-swap")
-    for cid, tried in sens["random-order-seed"].items():
-        assert dict(tried)[1] == ours1[cid], cid
+    for cid, tried in sens["launch-gap-s"].items():
+        assert dict(tried)[5.0] == ours5[cid], cid
         # An input flips a claim exactly when one of its values gives another verdict by the rule.
         c, r = paper.claim(cid), recs[cid]
         base = fidelity.rule(c, r.ours)
-        assert ("random-order-seed" in r.flips) == any(fidelity.rule(c, o) != base for _, o in tried), cid
+        assert ("launch-gap-s" in r.flips) == any(fidelity.rule(c, o) != base for _, o in tried), cid
     assert any("game-anon-share" in r.flips for r in recs.values()), "the games' anon share decides swap"
     for r in recs.values():
         assert (r.verdict == "C") == bool(r.holds_for)
@@ -186,3 +186,37 @@ def test_a_scale_inside_a_scale_of_the_same_field_compounds():
     with runner.moved(apps={"size_mib": (3.0, True)}):
         once = _run()
     assert inner.meters == once.meters != _run().meters
+
+
+def test_the_seeds_reruns_are_direct_runs_at_those_seeds_and_the_subject_test_says_what_it_moved():
+    from mobmem import reproduce
+
+    mod = reproduce.REPRODUCTIONS["emmc-swap"]
+    args = _args(rounds=1)
+    res = mod.compute(args)
+    paper = fidelity.load("emmc-swap")
+    assert paper.seed_param == "seed" and paper.seeds
+    recs, tests = scoreboard.judged("emmc-swap", mod, args, res, seeds=True)
+    assert tests["seeds"] == [args.seed, *paper.seeds]
+    fit = res["fits"][res["reading"]]["value"]
+    other = {
+        r["id"]: r["ours"]
+        for r in reproduce.compute("emmc-swap", rounds=1, seed=paper.seeds[0], value=fit, echo_test=False)[
+            "claims"
+        ]
+    }
+    by = {r.id: r for r in recs}
+    for c in paper.claims:
+        r = by[c.id]
+        if (
+            c.kind in ("value", "share", "at-least", "at-most", "direction")
+            and r.ours is not None
+            and other[c.id] is not None
+        ):
+            # The spread covers this seed's value and the default's.
+            assert r.spread is not None and r.spread >= abs(float(other[c.id]) - float(r.ours)) - 1e-9, c.id
+    # Every claim the subject test moved was judged by it; every noise N is within its spread.
+    assert all(by[i].judged_by in ("subject", "series") for i in tests["subject_moved"])
+    for r in recs:
+        if r.judged_by == "noise" and r.kind != "ordering":
+            assert r.spread is not None and abs(float(r.ours)) <= r.spread, r.id

@@ -63,6 +63,12 @@ def add_parsers(sub: Any) -> None:
         action="store_false",
         help="skip the reruns over every assumed input's range (no input found to flip a verdict, no C)",
     )
+    sp.add_argument(
+        "--no-seeds",
+        dest="seeds",
+        action="store_false",
+        help="skip the reruns at each reproduction's other seeds (no noise test, no spread)",
+    )
     sp.add_argument("--json", action="store_true", help="print the whole scoreboard as JSON")
     sp.add_argument("--report", metavar="HTML", help="also write it as one self-contained HTML page")
     sp.add_argument(

@@ -92,6 +92,13 @@ def idle() -> AbstractContextManager[None]:
     return moved(phone={"activity": 0.0})
 
 
+def idle_subject(kind: str) -> AbstractContextManager[None]:
+    """Phone runs inside have one subject idle — ``apps`` (the apps touch no page) or ``system``
+    (the system processes touch none) — and everything else as before: the fidelity scoreboard's
+    subject test, which finds a number that is not its subject's."""
+    return moved(phone={f"{kind}_activity": 0.0})
+
+
 def _set(table: dict[str, Any], dotted: str, value: Any) -> None:
     """Sets ``dotted`` in ``table``: keys of nested tables, and in a list of tables (a phone's
     system processes) an index or ``*`` for every one."""

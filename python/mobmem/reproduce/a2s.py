@@ -68,6 +68,7 @@ NEGATIVE = ("annoying", "unacceptable", "unusable")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seeds", type=int, default=4, help="runs per point (paper: 4)")
+    p.add_argument("--first-seed", type=int, default=1, help="the runs' seeds are FIRST_SEED onwards")
     p.add_argument("--launches", type=int, default=256, help="launches per workload (paper: 256)")
     p.add_argument("--reserved", type=int, help="MiB kept from apps (default: fitted, see the docstring)")
     p.add_argument(
@@ -114,7 +115,12 @@ def _jobs(usage: Any, reserved: int, over: dict[str, Any], args: argparse.Namesp
         # A run that sets its own T_launched (the sensitivity's) keeps it.
         params = {"t_launched": args.t_launched, **over.get("swap_admission_params", {})}
         over = {**over, "swap_admission_params": params}
-    return [job(usage(s), "nexus5", seed=s, **{**base, **over}) for s in range(1, args.seeds + 1)]
+    return [job(usage(s), "nexus5", seed=s, **{**base, **over}) for s in _seed_range(args)]
+
+
+def _seed_range(args: argparse.Namespace) -> range:
+    first = getattr(args, "first_seed", 1)
+    return range(first, first + args.seeds)
 
 
 def _generated(name: str, args: argparse.Namespace) -> Any:
@@ -269,6 +275,8 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.seeds < 1:
         raise ConfigError(f"--seeds: {args.seeds} runs per point; need at least 1", "seeds")
+    if getattr(args, "first_seed", 1) < 0:
+        raise ConfigError(f"--first-seed: {args.first_seed}; seeds are whole numbers from 0", "first_seed")
     reserved, how, fit_sweep = _fit(args)
     sources: dict[str, dict[str, Any]] = {"generated": {w: _generated(w, args) for w in WORKLOADS}}
     real = _real_dir(args)

@@ -17,10 +17,13 @@ LEDGER_HEADS = ["input", "value", "source", "range", "moved by", "flips the verd
 def rule_text() -> str:
     return (
         f"R: within {fidelity.TOLERANCE:.0%} of the paper's value (at least {fidelity.POINTS_FLOOR:g} points for a"
-        " percentage or share; a change on the same side of zero); a bound holds; an ordering is the same."
-        " D: the direction only. N: neither, or not measured. F: a fitted number. E: agrees, but the same"
-        " with the workload idle, or already the paper's without it (set by inputs). C: R only for another"
-        " value of an assumed input in its range."
+        " percentage; a change on the same side of zero; a share or level within"
+        f" {fidelity.POINTS_FLOOR:g} points or {fidelity.TOLERANCE:.0%} of both it and its complement); a bound"
+        " holds; an ordering is the same. D: the direction only. N: neither, a failed bound, not measured, a"
+        " series flat where the paper's moves, or a direction, ordering or difference within the seeds' spread."
+        " F: a fitted number. E: agrees, but the same with the claim's subject idle (its processes touching no"
+        " page), or already the paper's without it (set by the rest). C: R only for another value of an assumed"
+        " input in its range."
     )
 
 
@@ -52,6 +55,8 @@ def why(r: dict[str, Any], width: int = 70) -> str:
         out = f"set by {r['set_by']}"
     elif r["holds_for"]:
         out = f"R if {r['holds_for']}"
+    elif r.get("judged_by") in ("series", "noise"):
+        out = r["note"].split("; ")[0]
     elif r.get("cause"):
         out = f"why: {r['cause']}"
     else:
@@ -121,9 +126,12 @@ def text(b: dict[str, Any], rows: bool = True) -> str:
         "not measured",
         "headline R / claims",
         "assumed inputs moved",
+        "moved by subject test",
+        "within noise",
+        "seeds",
     ]
 
-    def line(name: str, c: dict[str, int], h: dict[str, int], moved: str) -> list[Any]:
+    def line(name: str, c: dict[str, int], h: dict[str, int], moved: str, p: dict[str, Any]) -> list[Any]:
         return [
             name,
             c["claims"],
@@ -131,25 +139,55 @@ def text(b: dict[str, Any], rows: bool = True) -> str:
             c["not_measured"],
             f"{h['R']} / {h['claims']}",
             moved,
+            len(p["subject_moved"]),
+            sum(r.get("judged_by") == "noise" for r in p["claims"]),
+            ", ".join(map(str, p["seeds"])) or "none",
         ]
 
     def moved(p: dict[str, Any]) -> tuple[int, int]:
         assumed = [i for i in p["inputs"] if i["range"]]
         return sum(i["tried"] for i in assumed), len(assumed)
 
-    table = [line(p["paper"], p["counts"], p["headline"], "{} / {}".format(*moved(p))) for p in b["papers"]]
+    table = [
+        line(p["paper"], p["counts"], p["headline"], "{} / {}".format(*moved(p)), p) for p in b["papers"]
+    ]
     tot = [sum(x) for x in zip(*(moved(p) for p in b["papers"]), strict=True)] if b["papers"] else [0, 0]
-    table.append(line("total", b["total"], b["headline"], f"{tot[0]} / {tot[1]}"))
+    every = {
+        "subject_moved": [i for p in b["papers"] for i in p["subject_moved"]],
+        "claims": [r for p in b["papers"] for r in p["claims"]],
+        "seeds": [],
+    }
+    table.append(line("total", b["total"], b["headline"], f"{tot[0]} / {tot[1]}", every))
     out = [render(heads, table, title="Fidelity scoreboard: claims of the papers by verdict"), "", b["rule"]]
     if not b.get("sensitivity"):
         out.append(
             "The reruns over the assumed inputs' ranges were skipped (--no-sensitivity): no C, no flips."
         )
+    if not b.get("seeds", True):
+        out.append("The reruns at other seeds were skipped (--no-seeds): no noise test.")
+    out += _spread_lines(b)
     if rows:
         for p in b["papers"]:
             out += ["", render(CLAIM_HEADS, [claim_row(r) for r in p["claims"]], title=p["paper"])]
             out += ["", ledger_text(p["paper"], p["inputs"]), _assumed_line(p)]
     return "\n".join(out)
+
+
+def _spread_lines(b: dict[str, Any]) -> list[str]:
+    """Per paper run at several seeds, the seed-to-seed spread the noise test used: its largest
+    over the claims that are a direction, an ordering or a difference, and which claim."""
+    out = []
+    for p in b["papers"]:
+        if not p["seeds"]:
+            continue
+        most = max(((v, i) for i, v in p["spread"].items()), default=None)
+        said = (
+            f"largest {most[0]:.4g} ({most[1]})"
+            if most
+            else "no direction or difference measured at every seed"
+        )
+        out.append(f"{p['paper']}: seeds {', '.join(map(str, p['seeds']))}; spread of the changes {said}")
+    return ["", *out] if out else []
 
 
 def claims_text(claims: list[dict[str, Any]], title: str = "Beside the paper") -> str:

@@ -99,6 +99,8 @@ def _row(off: Any, on: Any) -> dict[str, Any]:
         # Whose pages the DR-off run's swap faults found in swap: the apps', or the system processes'.
         "app_swap_faults_dr_off": sum(a["swap_faults"] for a in off.meters.apps),
         "system_swap_faults_dr_off": off.meters.system_swap_faults,
+        "app_swap_faults_dr_on": sum(a["swap_faults"] for a in on.meters.apps),
+        "system_swap_faults_dr_on": on.meters.system_swap_faults,
     }
 
 

@@ -6,17 +6,23 @@ what a number of ours is — a prediction, a fit, or an echo of its inputs (docs
   inputs ledger (``[[input]]``: each value the reproduction sets, its source and, for an assumption,
   the range the literature allows).
 - One verdict rule (:func:`rule`), here and nowhere else: **R** reproduced, **D** direction only,
-  **N** not reproduced (or not measured); on top of it **F** fitted, **E** set by an input (measured:
-  :func:`echoes`), **C** reproduced only for another value of an assumed input in its range.
+  **N** not reproduced (or not measured); on top of it **F** fitted, **E** set by the rest and not
+  the claim's subject (measured with the subject idle: :func:`echoes`), **C** reproduced only for
+  another value of an assumed input in its range.
+- What one run cannot show is judged from the reruns (:func:`score`): a series flat where the
+  paper's moves (:func:`series_flat`) and an agreement within the seeds' spread (:func:`noise`)
+  are N.
 """
 
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from .claims_file import CLAIMS_DIR, KINDS, SUBJECTS, Claim, Input, Paper, load
+
+__all__ = ["CLAIMS_DIR", "KINDS", "SUBJECTS", "Claim", "Input", "Paper", "load", "rule", "score"]
 
 #: The verdict rule's tolerance: relative to the paper's value.
 TOLERANCE = 0.25
@@ -24,206 +30,9 @@ TOLERANCE = 0.25
 POINTS_FLOOR = 3.0
 #: A value that moves less than this share of its size when the workload is taken away is an echo.
 ECHO_SHARE = 0.05
-KINDS = ("value", "share", "at-least", "at-most", "direction", "ordering")
 VERDICTS = ("R", "C", "D", "N", "E", "F")
-CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
 #: Units whose values are changes (a sign is a direction) or percentages (the points floor).
 PERCENT_UNITS = ("%", "points", "percentage points")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One quantitative claim of a paper."""
-
-    id: str
-    where: str
-    kind: str
-    unit: str
-    about: str
-    quote: str
-    paper: float | None = None
-    order: tuple[str, ...] = ()
-    sign: str = ""
-    headline: bool = False
-    #: The input fitted to this claim (its number is a calibration target), if any.
-    fitted: str = ""
-    #: A percentage that is a level (a part of a whole, a share of pages), not a change: its sign
-    #: is no direction, so it is never D.
-    level: bool = False
-
-
-#: How the scoreboard moves an input for a rerun (one per input, or none: not moved):
-#: ``param`` a parameter of the reproduction (with ``key``: one ``key=value`` item of a list
-#: parameter, as ``spo_param``); ``phone`` a phone field in every phone run (dotted for a nested
-#: table); ``apps`` an app catalog field on every app (``scale``: the values multiply each app's
-#: own); ``device`` a device preset's field (``preset.field``, ``tiers.NAME.field`` for a tier).
-MOVES = ("param", "phone", "apps", "device")
-
-
-@dataclass(frozen=True)
-class Input:
-    """One value a reproduction sets: where it comes from and, for an assumption, its range."""
-
-    name: str
-    value: Any
-    source: str
-    why: str = ""
-    #: For an input the paper does not give: other values the literature allows (the scoreboard
-    #: reruns the reproduction at each, one input at a time).
-    range: tuple[Any, ...] = ()
-    #: How it is moved (:data:`MOVES`), and what it moves.
-    move: str = ""
-    target: str = ""
-    key: str = ""
-    scale: bool = False
-    #: Taken from the paper itself (a table of the paper's, not a result it measured).
-    from_paper: bool = False
-
-    @property
-    def assumed(self) -> bool:
-        return bool(self.range)
-
-
-@dataclass(frozen=True)
-class Paper:
-    name: str
-    title: str
-    file: str
-    claims: tuple[Claim, ...]
-    inputs: tuple[Input, ...]
-
-    def claim(self, cid: str) -> Claim:
-        for c in self.claims:
-            if c.id == cid:
-                return c
-        raise KeyError(cid)
-
-
-def _fail(path: Path, what: str) -> Exception:
-    from ..errors import ConfigError
-
-    return ConfigError(f"{path}: {what}", "claims")
-
-
-def load(paper: str, folder: Path = CLAIMS_DIR) -> Paper:
-    """A paper's claims and inputs ledger, checked: every claim well formed, ids unique."""
-    path = folder / f"{paper}.toml"
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise _fail(path, f"cannot read the claims ({e})") from None
-    claims: list[Claim] = []
-    inputs: list[Input] = []
-    seen: set[str] = set()
-    for i, c in enumerate(doc.get("claim", [])):
-        cid = c.get("id")
-        if not isinstance(cid, str) or not cid or cid in seen:
-            raise _fail(path, f"claim {i + 1}: id {cid!r} missing or given twice")
-        seen.add(cid)
-        kind = c.get("kind")
-        if kind not in KINDS:
-            raise _fail(path, f"claim {cid}: kind {kind!r}; known: {', '.join(KINDS)}")
-        if c.get("input"):
-            # The paper's own number that mobmem takes as given: an input, not a claim.
-            inputs.append(
-                Input(
-                    cid, c.get("paper"), f"paper, {c.get('where', '')}", c.get("about", ""), from_paper=True
-                )
-            )
-            continue
-        paper_value = c.get("paper")
-        if kind == "ordering":
-            order = c.get("order")
-            if not isinstance(order, list) or len(order) < 2 or not all(isinstance(x, str) for x in order):
-                raise _fail(path, f"claim {cid}: an ordering needs `order`, two names or more")
-        elif kind == "direction":
-            if c.get("sign") not in ("+", "-"):
-                raise _fail(path, f"claim {cid}: a direction needs `sign` = '+' or '-'")
-        elif (
-            not isinstance(paper_value, int | float)
-            or isinstance(paper_value, bool)
-            or not math.isfinite(paper_value)
-        ):
-            raise _fail(path, f"claim {cid}: `paper` must be the paper's number, got {paper_value!r}")
-        claims.append(
-            Claim(
-                id=cid,
-                where=str(c.get("where", "")),
-                kind=kind,
-                unit=str(c.get("unit", "")),
-                about=str(c.get("about", "")),
-                quote=str(c.get("quote", "")),
-                paper=None if paper_value is None else float(paper_value),
-                order=tuple(c.get("order", ())),
-                sign=str(c.get("sign", "")),
-                headline=bool(c.get("headline", False)),
-                fitted=str(c.get("fitted", "")),
-                level=bool(c.get("level", False)),
-            )
-        )
-    for i, d in enumerate(doc.get("input", [])):
-        inputs.append(_input(path, i, d))
-    names = [x.name for x in inputs]
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        raise _fail(path, f"input {twice[0]!r} given twice")
-    fitted = {c.fitted for c in claims if c.fitted}
-    ledger = [x for x in inputs if x.source == "fitted"]
-    if len(fitted) > 1 or len(ledger) > 1:
-        raise _fail(path, "more than one fitted input: a paper may have one")
-    for f in fitted:
-        if not any(f in (x.name, x.target) for x in ledger):
-            raise _fail(path, f"claims are fitted by {f!r}, which the ledger has no fitted input for")
-    return Paper(
-        doc.get("paper", paper), doc.get("title", ""), doc.get("file", ""), tuple(claims), tuple(inputs)
-    )
-
-
-def _input(path: Path, i: int, d: dict[str, Any]) -> Input:
-    """One ``[[input]]`` of the ledger, checked: a name, a value, a source; a range only for an input
-    the paper does not give; at most one way to move it (an assumed input with none is listed as not
-    moved: the sensitivity cannot say whether it flips a verdict, and the scoreboard says so)."""
-    name = d.get("name")
-    if not isinstance(name, str) or not name:
-        raise _fail(path, f"input {i + 1}: no name")
-    known = {"name", "value", "source", "why", "range", "key", "scale", *MOVES}
-    extra = sorted(set(d) - known)
-    if extra:
-        raise _fail(path, f"input {name}: unknown key {extra[0]!r}; known: {', '.join(sorted(known))}")
-    if "value" not in d:
-        raise _fail(path, f"input {name}: no value")
-    source = d.get("source")
-    if not isinstance(source, str) or not source:
-        raise _fail(path, f"input {name}: no source (paper, datasheet, another paper, assumed or fitted)")
-    rng = d.get("range", [])
-    if not isinstance(rng, list):
-        raise _fail(path, f"input {name}: `range` must be a list of values")
-    if rng and (source.startswith("paper") or source == "fitted"):
-        raise _fail(
-            path, f"input {name}: a range is for an input the paper does not give, not for {source!r}"
-        )
-    moves = [m for m in MOVES if m in d]
-    if len(moves) > 1:
-        raise _fail(path, f"input {name}: one way to move it, not {' and '.join(moves)}")
-    move = moves[0] if moves else ""
-    target = d.get(move, "") if move else ""
-    if move and (not isinstance(target, str) or not target):
-        raise _fail(path, f"input {name}: `{move}` must name what it moves")
-    if d.get("scale") and move != "apps":
-        raise _fail(path, f"input {name}: `scale` goes with `apps`")
-    if d.get("key") and move != "param":
-        raise _fail(path, f"input {name}: `key` goes with `param`")
-    return Input(
-        name,
-        d["value"],
-        source,
-        str(d.get("why", "")),
-        tuple(rng),
-        move,
-        target,
-        str(d.get("key", "")),
-        bool(d.get("scale", False)),
-    )
 
 
 def _is_change(c: Claim) -> bool:
@@ -236,10 +45,20 @@ def _sign(x: float) -> int:
     return (x > 0) - (x < 0)
 
 
+def _is_level(c: Claim) -> bool:
+    """A share or a level in percent: a part of a whole, judged against its complement too."""
+    return (c.kind == "share" or c.level) and c.unit in PERCENT_UNITS
+
+
 def tolerance(c: Claim) -> float:
     """How far ours may be from the paper's value and still be R: 25% of it, and at least 3 points
-    for a percentage or a share."""
-    tol = TOLERANCE * abs(c.paper or 0.0)
+    for a percentage. A share or level in percent is judged on both sides: within 3 points, or
+    within 25% of the share and of its complement (61% of launches: 9.75 points, as the other 39%
+    is held to 25% too)."""
+    p = abs(c.paper or 0.0)
+    if _is_level(c):
+        return max(POINTS_FLOOR, TOLERANCE * min(p, abs(100.0 - p)))
+    tol = TOLERANCE * p
     if c.unit in PERCENT_UNITS or c.kind == "share":
         tol = max(tol, POINTS_FLOOR)
     return tol
@@ -251,11 +70,12 @@ def rule(c: Claim, ours: Any) -> str:
     - a value or a share: R within :func:`tolerance` (a change also on the same side of zero); D
       on the same side of zero but farther (only for a change, whose sign is a direction); N
       otherwise;
-    - a bound: R when it holds; D when it fails on the right side of zero (a change); N otherwise;
+    - a bound: R when it holds; N when it fails (a failed bound never agrees);
     - a direction: R when the sign is the paper's; N otherwise;
     - an ordering: R for the same order; D when the first (the extreme the claim is about) is the
       same; N otherwise.
-    Not measured (``ours`` None) is N."""
+    Not measured (``ours`` None) is N. What the rule sees is one run; :func:`score` adds what the
+    reruns show (the subject idle, the series, the seeds)."""
     if ours is None:
         return "N"
     if c.kind == "ordering":
@@ -269,14 +89,10 @@ def rule(c: Claim, ours: Any) -> str:
     if c.kind == "direction":
         return "R" if _sign(x) == (1 if c.sign == "+" else -1) else "N"
     p = float(c.paper or 0.0)
+    if c.kind in ("at-least", "at-most"):
+        return "R" if (x >= p if c.kind == "at-least" else x <= p) else "N"
     same_side = _sign(x) == _sign(p) or p == 0.0
-    if c.kind == "at-least":
-        ok = x >= p
-    elif c.kind == "at-most":
-        ok = x <= p
-    else:
-        ok = abs(x - p) <= tolerance(c) and (same_side or not _is_change(c))
-    if ok:
+    if abs(x - p) <= tolerance(c) and (same_side or not _is_change(c)):
         return "R"
     return "D" if _is_change(c) and same_side and p != 0.0 else "N"
 
@@ -304,17 +120,26 @@ def differs(c: Claim, base: Any, other: Any) -> bool:
     return abs(a - b) > ECHO_SHARE * max(abs(a), abs(b))
 
 
-def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]:
-    """The claims whose agreement is their inputs' (``idle``: the same reproduction on an idle or
-    empty workload): those whose value does not move when the workload is taken away, and those
-    that agree with the paper (R or D) whose idle value alone is already R — the workload moved
-    them, but the paper's number was there without it. Orderings are not judged so: an idle
-    workload ties what it orders, and a tie has no order to compare."""
+def echoes(
+    paper: Paper,
+    base: dict[str, Any],
+    idle: dict[str, Any],
+    by_subject: dict[str, dict[str, Any]] | None = None,
+) -> set[str]:
+    """The claims whose agreement is not their subject's. ``idle``: the same reproduction on an idle
+    or empty workload; ``by_subject``: per subject kind (``apps``, ``system``), the rerun with only
+    that subject idle — its processes touch no page, everything else as before — which a claim
+    about that subject is judged by instead. An echo is a claim whose value does not move with its
+    subject idle, or one that agrees with the paper (R or D) whose idle value alone is already R —
+    the subject moved it, but the paper's number was there without it. Orderings and bounds go
+    through the same test: an order the idle run already gives is the rest's, not the subject's."""
+    by_subject = by_subject or {}
     out = set()
     for c in paper.claims:
-        if c.id not in base or c.kind == "ordering":
+        if c.id not in base:
             continue
-        if not differs(c, base[c.id], idle.get(c.id)) or agrees_idle(c, base[c.id], idle.get(c.id)):
+        quiet = by_subject.get(c.subject_kind, idle)
+        if not differs(c, base[c.id], quiet.get(c.id)) or agrees_idle(c, base[c.id], quiet.get(c.id)):
             out.add(c.id)
     return out
 
@@ -322,6 +147,60 @@ def echoes(paper: Paper, base: dict[str, Any], idle: dict[str, Any]) -> set[str]
 def agrees_idle(c: Claim, base: Any, idle: Any) -> bool:
     """Whether a claim that agrees with the paper (R or D) is already R on the idle workload."""
     return idle is not None and rule(c, base) in ("R", "D") and rule(c, idle) == "R"
+
+
+def series_flat(paper: Paper, ours: dict[str, Any]) -> dict[str, str]:
+    """The cells of each series (a number the paper gives at several values of one setting) that
+    are judged as the series: where the paper's cells move (by more than :data:`ECHO_SHARE` of the
+    largest) and ours are flat (all measured, within it), each cell is not a prediction of its
+    setting — claim id → why. A series that moves is judged cell by cell."""
+    by: dict[str, list[Claim]] = {}
+    for c in paper.claims:
+        if c.series:
+            by.setdefault(c.series, []).append(c)
+    out = {}
+    for name, cells in by.items():
+        vals = [ours.get(c.id) for c in cells]
+        if any(v is None or not math.isfinite(float(v)) for v in vals):
+            continue
+        theirs = [float(c.paper or 0.0) for c in cells]
+        mine = [float(v) for v in vals]
+        if _spread(theirs) > ECHO_SHARE * max(map(abs, theirs)) and _spread(mine) <= ECHO_SHARE * max(
+            map(abs, mine), default=0.0
+        ):
+            key = cells[0].setting.split("=", 1)[0]
+            what = ", ".join(f"{c.setting_value:g}" for c in cells)
+            for c in cells:
+                out[c.id] = f"series {name}: flat across {key} = {what} where the paper's moves"
+    return out
+
+
+def _spread(xs: list[float]) -> float:
+    return max(xs) - min(xs) if xs else 0.0
+
+
+def noise_judges(c: Claim) -> bool:
+    """Whether the noise test judges a claim: a direction, an ordering, or a change (a level's
+    spread is printed, never a verdict)."""
+    return c.kind in ("direction", "ordering") or _is_change(c)
+
+
+def noise(c: Claim, ours: Any, at_seeds: list[Any]) -> tuple[float | None, bool]:
+    """The seed-to-seed spread of a claim's number (max − min over the default seed and the
+    others; None for an ordering or where a seed does not measure it), and whether its agreement
+    is within it: a direction or a change whose size is no more than the spread, an ordering that
+    is not the same at every seed."""
+    if not at_seeds or ours is None:
+        return None, False
+    if c.kind == "ordering":
+        return None, any(o is None or list(o) != list(ours) for o in at_seeds)
+    if not noise_judges(c):
+        vals = [v for v in at_seeds if v is not None]
+        return (_spread([float(ours), *map(float, vals)]) if vals else None), False
+    if any(v is None for v in at_seeds):
+        return None, True
+    s = _spread([float(ours), *map(float, at_seeds)])
+    return s, abs(float(ours)) <= s
 
 
 @dataclass
@@ -349,9 +228,23 @@ class Record:
     #: For a claim not reproduced (N, D or C): why ours differs, as the reproduction's runs showed
     #: it (its measurements' ``causes``); empty where no cause has been checked.
     cause: str = ""
+    #: Whose number it is (``KIND: text``), and for one cell of a series, the series and setting.
+    subject: str = ""
+    series: str = ""
+    setting: str = ""
+    #: The seed-to-seed spread of our number (max − min over the seeds run), where seeds were run.
+    spread: float | None = None
+    #: Which test took an agreement away (:data:`TESTS`): empty where the rule's verdict stands.
+    judged_by: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+#: The tests that can take an agreement (R or D) away, in the order they are applied: the subject
+#: idle (E: the number stays without its subject, or is the paper's without it), a flat series
+#: (N), the seeds (N: within noise).
+TESTS = ("subject", "series", "noise")
 
 
 def score(
@@ -362,14 +255,19 @@ def score(
     echo_inputs: str = "",
     sensitivity: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
     notes: dict[str, str] | None = None,
+    at_seeds: dict[str, list[Any]] | None = None,
+    judge_series: bool = True,
 ) -> list[Record]:
     """Every claim of ``paper`` with its verdict: ``ours`` maps claim ids to our values (a claim
     missing is not measured); ``echo`` the ids found to be echoes (:func:`echoes`), set by
     ``echo_inputs``; ``sensitivity`` per input name, per claim id, (input value, our value) pairs
-    from runs with that input moved within its range — which inputs flip a verdict, and C."""
+    from runs with that input moved within its range — which inputs flip a verdict, and C;
+    ``at_seeds`` per claim id, our values at the other seeds (:func:`noise`); ``judge_series``: a
+    flat series is N (:func:`series_flat`)."""
     echo = echo or set()
     sensitivity = sensitivity or {}
     notes = notes or {}
+    flat = series_flat(paper, ours) if judge_series else {}
     out = []
     for c in paper.claims:
         v = ours.get(c.id)
@@ -385,18 +283,29 @@ def score(
                 good = [x for x, o in tried if rule(c, o) == "R"]
                 if good:
                     holds.append(f"{name} ∈ {{{', '.join(map(str, good))}}}")
-        fitted = c.fitted
+        spread, noisy = noise(c, v, (at_seeds or {}).get(c.id, []))
+        set_by = echo_inputs if c.id in echo else ""
+        agrees = verdict in ("R", "D")
+        note = notes.get(c.id, "" if v is not None else "not measured")
         # An echo that agrees with the paper (R, or D) is E: its agreement is its inputs'. One that
         # does not agree stays N, and no other value of an input makes it C: its value is its inputs'.
-        set_by = echo_inputs if c.id in echo else ""
-        if fitted:
+        final, judged = verdict, ""
+        if c.fitted:
             final = "F"
-        elif set_by and verdict in ("R", "D"):
-            final = "E"
+        elif set_by and agrees:
+            final, judged = "E", "subject"
+        elif c.id in flat and agrees:
+            final, judged, note = "N", "series", f"{flat[c.id]}; {note}".rstrip("; ")
+        elif noisy and agrees:
+            final, judged = "N", "noise"
+            why = (
+                "the order is not the same at every seed"
+                if c.kind == "ordering"
+                else (f"the seeds' spread is {_fmt(spread)}")
+            )
+            note = f"within noise: {why}; {note}".rstrip("; ")
         elif verdict != "R" and holds and not set_by:
             final = "C"
-        else:
-            final = verdict
         out.append(
             Record(
                 c.id,
@@ -409,23 +318,31 @@ def score(
                 difference(c, v),
                 final,
                 c.headline,
-                fitted,
+                c.fitted,
                 set_by,
                 flips,
                 "; ".join(holds) if final == "C" else "",
-                _note(
-                    notes.get(c.id, "" if v is not None else "not measured"), bool(set_by) and final == "N"
-                ),
+                _note(note, c, bool(set_by) and final == "N"),
                 c.about,
+                subject=c.subject,
+                series=c.series,
+                setting=c.setting,
+                spread=spread,
+                judged_by=judged,
             )
         )
     return out
 
 
-def _note(note: str, idle_too: bool) -> str:
+def _fmt(x: float | None) -> str:
+    return "not measured at every seed" if x is None else f"{x:.4g}"
+
+
+def _note(note: str, c: Claim, idle_too: bool) -> str:
     if not idle_too:
         return note
-    return f"the same with the workload idle: set by its inputs, and not the paper's; {note}".rstrip("; ")
+    who = {"apps": "the apps", "system": "the system processes"}.get(c.subject_kind, "the workload")
+    return f"the same with {who} idle: set by the rest, and not the paper's; {note}".rstrip("; ")
 
 
 def counts(records: list[Record], headline_only: bool = False) -> dict[str, int]:

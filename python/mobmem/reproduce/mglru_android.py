@@ -61,6 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=10,
         help="generated usages (seeds 1..N; a run kills about 15 times, so fewer swing the pooled counts)",
     )
+    p.add_argument("--first-seed", type=int, default=1, help="the generated usages' seeds start here")
     p.add_argument("--launches", type=int, default=256, help="launches of each generated usage")
     p.add_argument("--dram", default="3GiB", help="the phone's DRAM (the letters name no device)")
     p.add_argument("--no-real", action="store_true", help="leave out the real usage windows")
@@ -79,7 +80,7 @@ def _usages(args: argparse.Namespace) -> list[tuple[str, Any]]:
     apps, reuse, rare = GENERATED
     out: list[tuple[str, Any]] = [
         (f"generated seed {s}", synthetic(apps, args.launches, reuse, seed=s, gap_s=GAP_S, rare=rare))
-        for s in range(1, args.seeds + 1)
+        for s in range(args.first_seed, args.first_seed + args.seeds)
     ]
     if not args.no_real:
         out += [(f"real {w.stem}", usage_file(w)) for w in _windows()]
@@ -151,6 +152,8 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.seeds < 1:
         raise ConfigError(f"--seeds: {args.seeds} generated usages; need at least 1", "seeds")
+    if args.first_seed < 0:
+        raise ConfigError(f"--first-seed: {args.first_seed}; seeds are whole numbers from 0", "first_seed")
     usages = _usages(args)
     keys, jobs = [], []
     for killer in KILLERS:

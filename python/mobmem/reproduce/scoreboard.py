@@ -184,30 +184,104 @@ def records(
     echo_test: bool = True,
     sens: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
 ) -> list[fidelity.Record]:
-    """Every claim of ``name``'s paper with its verdict, from the result ``res`` of ``args``; with
-    ``echo_test``, the reproduction is run again on its idle workload to find the echoes; ``sens``,
-    the reruns of :func:`sensitivity` (which inputs flip a verdict, and C)."""
-    from ..experiment.runner import idle
+    """:func:`judged`'s records, without the seeds' reruns (a reproduction's own ``--json``)."""
+    return judged(name, mod, args, res, echo_test, sens)[0]
+
+
+def judged(
+    name: str,
+    mod: Reproduction,
+    args: argparse.Namespace,
+    res: dict[str, Any],
+    echo_test: bool = True,
+    sens: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
+    seeds: bool = False,
+) -> tuple[list[fidelity.Record], dict[str, Any]]:
+    """Every claim of ``name``'s paper with its verdict, from the result ``res`` of ``args``, and what
+    the tests found (``subject_moved``: the claims whose verdict the subject test changed;
+    ``seeds``: the seeds run). With ``echo_test``, the reproduction is run again on its idle
+    workload and, for the claims about the apps or the system processes, with that subject idle
+    (the subject test); ``sens``, the reruns of :func:`sensitivity` (which inputs flip a verdict,
+    and C); ``seeds``, again at each other seed of its claims file (the noise test)."""
+    from ..experiment.runner import idle, idle_subject
 
     paper = fidelity.load(name)
     m = measures(name)
     ours = _measure(name, m, res)
-    echo: set[str] = set()
+    echo, plain = set(), set()
     idle_ours: dict[str, Any] = {}
+    by_subject: dict[str, dict[str, Any]] = {}
     if echo_test:
         quiet = argparse.Namespace(**{**vars(args), **mod.idle_args(args, res)})
         with idle():
             idle_ours = _measure(name, m, mod.compute(quiet))
-        echo = fidelity.echoes(paper, ours, idle_ours)
+        for kind in sorted({c.subject_kind for c in paper.claims} - {"workload"}):
+            with idle_subject(kind):
+                by_subject[kind] = _measure(name, m, mod.compute(args))
+        plain = fidelity.echoes(paper, ours, idle_ours)
+        # A number that stays with the workload idle, or with its own subject idle, is not its
+        # subject's: the subject test adds to the workload's, never takes an echo away.
+        echo = plain | fidelity.echoes(paper, ours, idle_ours, by_subject)
+    at_seeds = _at_seeds(name, mod, args, res, paper, m) if seeds else {}
     notes = dict(getattr(m, "NOTES", {}))
     for cid in echo:
-        notes[cid] = (notes.get(cid, "") + f"; idle workload gives {idle_ours.get(cid)}").lstrip("; ")
-    recs = fidelity.score(paper, ours, echo=echo, echo_inputs=ECHO_INPUTS, sensitivity=sens, notes=notes)
+        kind = "workload" if cid in plain else paper.claim(cid).subject_kind
+        v = by_subject.get(kind, idle_ours).get(cid)
+        said = {"apps": "the apps idle give", "system": "the system processes idle give"}.get(
+            kind, "idle workload gives"
+        )
+        notes[cid] = (notes.get(cid, "") + f"; {said} {v}").lstrip("; ")
+    recs = fidelity.score(
+        paper, ours, echo=echo, echo_inputs=ECHO_INPUTS, sensitivity=sens, notes=notes, at_seeds=at_seeds
+    )
+    # What the verdicts were with the workload idle alone and no series: the subject test's moves.
+    before = fidelity.score(
+        paper,
+        ours,
+        echo=plain,
+        echo_inputs=ECHO_INPUTS,
+        sensitivity=sens,
+        at_seeds=at_seeds,
+        judge_series=False,
+    )
+    moved = [r.id for r, b in zip(recs, before, strict=True) if r.verdict != b.verdict]
     why = causes(name, res)
     for r in recs:
         if r.verdict in ("N", "D", "C") and why.get(r.id):
             r.cause = why[r.id]
-    return recs
+    return recs, {"subject_moved": moved, "seeds": _seeds_used(paper, args) if seeds else []}
+
+
+def _seeds_used(paper: fidelity.Paper, args: argparse.Namespace) -> list[Any]:
+    if not paper.seed_param:
+        return []
+    return [getattr(args, paper.seed_param), *paper.seeds]
+
+
+def _at_seeds(
+    name: str,
+    mod: Reproduction,
+    args: argparse.Namespace,
+    res: dict[str, Any],
+    paper: fidelity.Paper,
+    m: ModuleType,
+) -> dict[str, list[Any]]:
+    """Per claim, our values with the reproduction's default run again at each other seed of its
+    claims file (what was fitted held at its fitted value: ``held_args``)."""
+    from ..errors import ConfigError
+
+    if not paper.seed_param:
+        return {}
+    if paper.seed_param not in vars(args):
+        raise ConfigError(f"claims/{name}.toml: [seeds] param {paper.seed_param!r} is no parameter", name)
+    out: dict[str, list[Any]] = {c.id: [] for c in paper.claims}
+    for s in paper.seeds:
+        moved_args = argparse.Namespace(**{**vars(args), paper.seed_param: s})
+        rerun = argparse.Namespace(**{**vars(moved_args), **mod.held_args(moved_args, res)})
+        got = _measure(name, m, mod.compute(rerun))
+        for c in paper.claims:
+            out[c.id].append(got.get(c.id))
+    return out
 
 
 def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -233,10 +307,17 @@ def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) 
 
 
 def paper_summary(
-    name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None = None
+    name: str,
+    recs: list[fidelity.Record],
+    sens: dict[str, Any] | None = None,
+    tests: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    tests = tests or {}
     return {
         "paper": name,
+        "subject_moved": tests.get("subject_moved", []),
+        "seeds": tests.get("seeds", []),
+        "spread": _spreads(name, recs),
         "counts": fidelity.counts(recs),
         "headline": fidelity.counts(recs, headline_only=True),
         "claims": [r.to_dict() for r in recs],
@@ -244,11 +325,19 @@ def paper_summary(
     }
 
 
+def _spreads(name: str, recs: list[fidelity.Record]) -> dict[str, float]:
+    """Per claim the noise test judges (a direction or a change) measured at every seed, the
+    seed-to-seed spread of our number."""
+    paper = fidelity.load(name)
+    return {r.id: r.spread for r in recs if r.spread is not None and fidelity.noise_judges(paper.claim(r.id))}
+
+
 def board(
     names: list[str],
     overrides: dict[str, dict[str, Any]] | None = None,
     with_sensitivity: bool = True,
     only: set[str] | None = None,
+    with_seeds: bool = True,
 ) -> dict[str, Any]:
     """The scoreboard of the reproductions ``names`` (each run with its defaults, and any
     ``overrides`` of its parameters), and the totals; ``with_sensitivity``: the one-at-a-time reruns
@@ -262,7 +351,8 @@ def board(
         args = argparse.Namespace(json=True, **{**params(name), **overrides.get(name, {})})
         res = mod.compute(args)
         sens = sensitivity(name, mod, args, res, only) if with_sensitivity else None
-        papers.append(paper_summary(name, records(name, mod, args, res, sens=sens), sens))
+        recs, tests = judged(name, mod, args, res, sens=sens, seeds=with_seeds)
+        papers.append(paper_summary(name, recs, sens, tests))
     keys = (*fidelity.VERDICTS, "claims", "not_measured")
     total = {k: sum(p["counts"][k] for p in papers) for k in keys}
     head = {k: sum(p["headline"][k] for p in papers) for k in keys}
@@ -272,6 +362,7 @@ def board(
         "headline": head,
         "rule": view.rule_text(),
         "sensitivity": with_sensitivity,
+        "seeds": with_seeds,
     }
 
 
@@ -300,10 +391,10 @@ def main(args: argparse.Namespace) -> int:
     with ticker("reproduce scoreboard", runs_made):
         if args.store:
             with stored(args.store, "scoreboard") as counts:
-                b = board(names, with_sensitivity=args.sensitivity)
+                b = board(names, with_sensitivity=args.sensitivity, with_seeds=getattr(args, "seeds", True))
                 said = f"store {args.store}: {counts['ran']} runs run, {counts['reused']} reused"
         else:
-            b = board(names, with_sensitivity=args.sensitivity)
+            b = board(names, with_sensitivity=args.sensitivity, with_seeds=getattr(args, "seeds", True))
     if said:  # after the progress line is cleared
         print(said, file=sys.stderr)
     out = view.text(b, rows=args.claims)

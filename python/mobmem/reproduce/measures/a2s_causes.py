@@ -11,7 +11,7 @@ from typing import Any
 
 #: Fig. 9's Crisp shares, which the line on resume CPU time explains.
 FIG9 = ("fig9-van-crisp", "fig9-van-s-crisp")
-SWAP_IN_CUT = ("headline-swap-in-reduction-39", "fig8-a2s-swap-in-reduction", "fig8-a2s-swap-in-mb")
+SWAP_IN_CUT = ("fig8-a2s-swap-in-reduction", "fig8-a2s-swap-in-mb")
 
 
 def _pct(a: float, b: float) -> float:
@@ -226,7 +226,7 @@ def _lifetimes(res: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
         late = 100.0 * (cdf["2000"] - cdf["1000"]) / died
         out.append(
             (
-                ("fig1-lifetime-large-dead-1000s", "fig10-van-s-dead-60s", "fig10-van-s-dead-1000s"),
+                ("fig10-van-s-dead-60s", "fig10-van-s-dead-1000s"),
                 f"- Slot lifetimes (a slot dies with its owner, the paper's definition): VAN+S's slots die "
                 f"only when the killer ends their app, {vs['kills']['mean']:.1f} kills on Large "
                 f"({vs['kills_of_apps_launched_3_plus']['mean']:g} of them of apps launched three times or more). By "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .dr_swap import CATS, SIZES, _mean
+from .dr_swap import CATS, SIZES, _mean, apps_cell
 
 #: Claims no run of the reproduction produces, and why.
 NOT_RUN = {
@@ -58,7 +58,6 @@ def causes(res: dict[str, Any]) -> dict[str, str]:
             for t in ("dr-off", "dr-on")
             for lo, hi in (("128", "256"), ("256", "512"))
         ),
-        "sec5d-avg-swapins-512mb-text",
         *(f"table4-average-{mb}mb-dr-{t}" for mb in ("256", "512") for t in ("off", "on")),
     ):
         out[cid] = size
@@ -86,11 +85,14 @@ def causes(res: dict[str, Any]) -> dict[str, str]:
         for cid in ("sec5d-dr-reduction-category-order", "sec5d-news-social-gain-most"):
             out[cid] = f"not measured where a category swaps nothing: {', '.join(quiet)}"
     with_ins = [
-        (x["reduction_pct"], c, mb, x)
+        (red, c, mb, x)
         for c, d in table.items()
         for mb, x in d.items()
-        if x["swap_ins_dr_off"]
+        if (red := apps_cell(x)[2]) is not None
     ]
+    if not with_ins:
+        for cid in ("sec5d-dr-reduction-range-low", "sec5d-dr-reduction-range-high"):
+            out[cid] = f"not measured: the apps swap in nothing in any Table IV cell; {whose}"
     if with_ins:
         red, c, mb, x = max(with_ins, key=lambda t: t[0])
         out["sec5d-dr-reduction-range-high"] = (

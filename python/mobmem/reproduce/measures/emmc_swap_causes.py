@@ -25,8 +25,7 @@ UNMETERED = {
         "table8-packed-swap-out-mb",
     ),
     "no request addresses": (
-        *(f"table9-{k}" for k in ("swap-write-seq", "swap-write-seq-bound", "swap-read-seq")),
-        *(f"table9-{k}" for k in ("swap-read-seq-bound", "total-write-seq", "total-read-seq")),
+        *(f"table9-{k}" for k in ("swap-write-seq", "swap-read-seq", "total-write-seq", "total-read-seq")),
         "table9-swap-more-sequential",
     ),
 }
