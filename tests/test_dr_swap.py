@@ -216,3 +216,25 @@ def test_one_round_is_a_clear_error_not_a_division_by_zero():
         reproduce.compute("dr-swap", rounds=1)
     p = cli("reproduce", "dr-swap", "--rounds", "0", ok=False)
     assert p.returncode == 3 and "at least 2" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_table_iv_cell_reads_its_categorys_apps_swap_ins_and_zero_when_the_system_makes_them_all():
+    from mobmem.reproduce.measures.dr_swap import apps_cell
+
+    def cell(app_off: int, sys_off: int, app_on: int, sys_on: int) -> dict[str, int]:
+        return {
+            "swap_ins_dr_off": 1000,
+            "swap_ins_dr_on": 400,
+            "app_swap_faults_dr_off": app_off,
+            "system_swap_faults_dr_off": sys_off,
+            "app_swap_faults_dr_on": app_on,
+            "system_swap_faults_dr_on": sys_on,
+        }
+
+    # Every swap fault the system processes': the apps swap in nothing, and no reduction is read.
+    assert apps_cell(cell(0, 50, 0, 20)) == (0.0, 0.0, None)
+    # Half the faults the apps': half the swap-ins, DR off and on.
+    off, on, red = apps_cell(cell(25, 25, 10, 10))
+    assert (off, on) == (500.0, 200.0) and red == pytest.approx(60.0)
+    # Nothing faulted at all: nothing is the apps'.
+    assert apps_cell(cell(0, 0, 0, 0))[:2] == (0.0, 0.0)

@@ -203,8 +203,8 @@ def _subject(path: Path, cid: str, c: dict[str, Any]) -> tuple[str, str, str]:
     """A claim's ``subject`` (``KIND: text``), and its ``series`` and ``setting`` (both or neither;
     the setting ``key=number``)."""
     subject = c.get("subject")
-    kind = subject.split(":", 1)[0].strip() if isinstance(subject, str) else None
-    if kind not in SUBJECTS or not subject.split(":", 1)[1:] or not subject.split(":", 1)[1].strip():
+    kind, _, text = subject.partition(":") if isinstance(subject, str) else ("", "", "")
+    if not isinstance(subject, str) or kind.strip() not in SUBJECTS or not text.strip():
         raise _fail(
             path,
             f"claim {cid}: `subject` must be 'KIND: whose number it is', KIND one of "

@@ -164,7 +164,7 @@ def series_flat(paper: Paper, ours: dict[str, Any]) -> dict[str, str]:
         if any(v is None or not math.isfinite(float(v)) for v in vals):
             continue
         theirs = [float(c.paper or 0.0) for c in cells]
-        mine = [float(v) for v in vals]
+        mine = [float(v) for v in vals if v is not None]
         if _spread(theirs) > ECHO_SHARE * max(map(abs, theirs)) and _spread(mine) <= ECHO_SHARE * max(
             map(abs, mine), default=0.0
         ):

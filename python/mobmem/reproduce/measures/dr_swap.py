@@ -147,10 +147,8 @@ def measure(res: dict[str, Any]) -> dict[str, object]:
         def cat_reds(key: str) -> list[float] | None:
             if key not in table:
                 return None
-            rs = [apps_cell(table[key][mb])[2] for mb in SIZES if mb in table[key]]
-            if len(rs) != len(SIZES) or any(r is None for r in rs):
-                return None
-            return [float(r) for r in rs]
+            rs = [r for mb in SIZES if mb in table[key] and (r := apps_cell(table[key][mb])[2]) is not None]
+            return rs if len(rs) == len(SIZES) else None
 
         for name in ("multimedia", "gaming", "online-shopping"):
             rs = cat_reds(CATS[name])
@@ -187,9 +185,9 @@ def measure(res: dict[str, Any]) -> dict[str, object]:
     # 128mb-dr-off, is made on all swap-ins: res["averages"]; F whatever this reads).
     avg: dict[str, dict[str, float]] = {}
     for mb in SIZES:
-        cells = [apps_cell(d[mb]) for d in (table or {}).values() if mb in d]
-        if cells:
-            avg[mb] = {"off": _mean([c[0] for c in cells]), "on": _mean([c[1] for c in cells])}
+        got = [apps_cell(d[mb]) for d in (table or {}).values() if mb in d]
+        if got:
+            avg[mb] = {"off": _mean([c[0] for c in got]), "on": _mean([c[1] for c in got])}
     if avg:
         for mb, a in avg.items():
             out[f"table4-average-{mb}mb-dr-off"] = a["off"]
