@@ -11,7 +11,7 @@ import pytest
 from mobmem import _core, _toml
 from mobmem import phone as ph
 from mobmem.experiment import runner
-from mobmem.reproduce import fidelity, scoreboard
+from mobmem.reproduce import fidelity, judge, scoreboard
 
 from conftest import cli
 
@@ -196,7 +196,7 @@ def test_the_seeds_reruns_are_direct_runs_at_those_seeds_and_the_subject_test_sa
     res = mod.compute(args)
     paper = fidelity.load("emmc-swap")
     assert paper.seed_param == "seed" and paper.seeds
-    recs, tests = scoreboard.judged("emmc-swap", mod, args, res, seeds=True)
+    recs, tests = judge.judged("emmc-swap", mod, args, res, seeds=True)
     assert tests["seeds"] == [args.seed, *paper.seeds]
     fit = res["fits"][res["reading"]]["value"]
     other = {

@@ -1,10 +1,12 @@
 """The fidelity scoreboard (docs/FIDELITY.md): every reproduction run as it is, again on an idle
-workload (the echo test), and again at each value of each assumed input's range (the sensitivity);
+workload and with each claim's subject idle (the echo and subject test), at its other seeds (the
+noise test: :mod:`.judge`), and at each value of each assumed input's range (the sensitivity);
 every claim of its paper measured on each run and given its verdict by the one rule
 (:mod:`.fidelity`); counts per paper and in total. ``mobmem reproduce scoreboard``.
 
 A reproduction takes part with: ``PAPER``'s claims and inputs ledger (``claims/<name>.toml``), its
-measurements (``measures/<module>.py``: ``measure``, ``NOTES``; and ``measures/<module>_causes.py``
+measurements (``measures/<module>.py``: ``measure``, ``NOTES``, and ``whole`` where ``measure``
+reads a claim as its subject's share; and ``measures/<module>_causes.py``
 where its runs show why a claim is not reproduced), ``held_args(args, res)`` (what the
 reruns hold: the fitted value, and work no claim reads left out) and ``idle_args(args, res)`` (its
 idle workload; phone runs are made idle here, by the phone's ``activity`` 0).
@@ -162,13 +164,15 @@ def sensitivity(
     return out
 
 
-def _measure(name: str, m: ModuleType, res: dict[str, Any]) -> dict[str, Any]:
-    """Our number for each claim of ``name`` from a result; a measurement that fails on it is an
-    error naming the paper, never a traceback."""
+def _measure(name: str, m: ModuleType, res: dict[str, Any], whole: bool = False) -> dict[str, Any]:
+    """Our number for each claim of ``name`` from a result (``whole``: read whole, by the
+    measurements' ``whole`` where they read a claim as its subject's share); a measurement that
+    fails on it is an error naming the paper, never a traceback."""
     from ..errors import InvariantError
 
+    fn = getattr(m, "whole", m.measure) if whole else m.measure
     try:
-        out: dict[str, Any] = m.measure(_json(res))
+        out: dict[str, Any] = fn(_json(res))
     except (KeyError, TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError) as e:
         raise InvariantError(
             f"{name}: measuring the claims on its result failed ({type(e).__name__}: {e})"
@@ -184,104 +188,10 @@ def records(
     echo_test: bool = True,
     sens: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
 ) -> list[fidelity.Record]:
-    """:func:`judged`'s records, without the seeds' reruns (a reproduction's own ``--json``)."""
+    """:func:`~.judge.judged`'s records, without the seeds' reruns (a reproduction's own ``--json``)."""
+    from .judge import judged
+
     return judged(name, mod, args, res, echo_test, sens)[0]
-
-
-def judged(
-    name: str,
-    mod: Reproduction,
-    args: argparse.Namespace,
-    res: dict[str, Any],
-    echo_test: bool = True,
-    sens: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
-    seeds: bool = False,
-) -> tuple[list[fidelity.Record], dict[str, Any]]:
-    """Every claim of ``name``'s paper with its verdict, from the result ``res`` of ``args``, and what
-    the tests found (``subject_moved``: the claims whose verdict the subject test changed;
-    ``seeds``: the seeds run). With ``echo_test``, the reproduction is run again on its idle
-    workload and, for the claims about the apps or the system processes, with that subject idle
-    (the subject test); ``sens``, the reruns of :func:`sensitivity` (which inputs flip a verdict,
-    and C); ``seeds``, again at each other seed of its claims file (the noise test)."""
-    from ..experiment.runner import idle, idle_subject
-
-    paper = fidelity.load(name)
-    m = measures(name)
-    ours = _measure(name, m, res)
-    echo, plain = set(), set()
-    idle_ours: dict[str, Any] = {}
-    by_subject: dict[str, dict[str, Any]] = {}
-    if echo_test:
-        quiet = argparse.Namespace(**{**vars(args), **mod.idle_args(args, res)})
-        with idle():
-            idle_ours = _measure(name, m, mod.compute(quiet))
-        for kind in sorted({c.subject_kind for c in paper.claims} - {"workload"}):
-            with idle_subject(kind):
-                by_subject[kind] = _measure(name, m, mod.compute(args))
-        plain = fidelity.echoes(paper, ours, idle_ours)
-        # A number that stays with the workload idle, or with its own subject idle, is not its
-        # subject's: the subject test adds to the workload's, never takes an echo away.
-        echo = plain | fidelity.echoes(paper, ours, idle_ours, by_subject)
-    at_seeds = _at_seeds(name, mod, args, res, paper, m) if seeds else {}
-    notes = dict(getattr(m, "NOTES", {}))
-    for cid in echo:
-        kind = "workload" if cid in plain else paper.claim(cid).subject_kind
-        v = by_subject.get(kind, idle_ours).get(cid)
-        said = {"apps": "the apps idle give", "system": "the system processes idle give"}.get(
-            kind, "idle workload gives"
-        )
-        notes[cid] = (notes.get(cid, "") + f"; {said} {v}").lstrip("; ")
-    recs = fidelity.score(
-        paper, ours, echo=echo, echo_inputs=ECHO_INPUTS, sensitivity=sens, notes=notes, at_seeds=at_seeds
-    )
-    # What the verdicts were with the workload idle alone and no series: the subject test's moves.
-    before = fidelity.score(
-        paper,
-        ours,
-        echo=plain,
-        echo_inputs=ECHO_INPUTS,
-        sensitivity=sens,
-        at_seeds=at_seeds,
-        judge_series=False,
-    )
-    moved = [r.id for r, b in zip(recs, before, strict=True) if r.verdict != b.verdict]
-    why = causes(name, res)
-    for r in recs:
-        if r.verdict in ("N", "D", "C") and why.get(r.id):
-            r.cause = why[r.id]
-    return recs, {"subject_moved": moved, "seeds": _seeds_used(paper, args) if seeds else []}
-
-
-def _seeds_used(paper: fidelity.Paper, args: argparse.Namespace) -> list[Any]:
-    if not paper.seed_param:
-        return []
-    return [getattr(args, paper.seed_param), *paper.seeds]
-
-
-def _at_seeds(
-    name: str,
-    mod: Reproduction,
-    args: argparse.Namespace,
-    res: dict[str, Any],
-    paper: fidelity.Paper,
-    m: ModuleType,
-) -> dict[str, list[Any]]:
-    """Per claim, our values with the reproduction's default run again at each other seed of its
-    claims file (what was fitted held at its fitted value: ``held_args``)."""
-    from ..errors import ConfigError
-
-    if not paper.seed_param:
-        return {}
-    if paper.seed_param not in vars(args):
-        raise ConfigError(f"claims/{name}.toml: [seeds] param {paper.seed_param!r} is no parameter", name)
-    out: dict[str, list[Any]] = {c.id: [] for c in paper.claims}
-    for s in paper.seeds:
-        moved_args = argparse.Namespace(**{**vars(args), paper.seed_param: s})
-        rerun = argparse.Namespace(**{**vars(moved_args), **mod.held_args(moved_args, res)})
-        got = _measure(name, m, mod.compute(rerun))
-        for c in paper.claims:
-            out[c.id].append(got.get(c.id))
-    return out
 
 
 def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -343,6 +253,7 @@ def board(
     ``overrides`` of its parameters), and the totals; ``with_sensitivity``: the one-at-a-time reruns
     over every assumed input's range (``only``: the inputs named)."""
     from . import REPRODUCTIONS, params
+    from .judge import judged
 
     overrides = overrides or {}
     papers = []

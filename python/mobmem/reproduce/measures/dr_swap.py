@@ -98,13 +98,15 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
 
 
-def apps_cell(x: dict[str, Any]) -> tuple[float, float, float | None]:
+def apps_cell(x: dict[str, Any], whole: bool = False) -> tuple[float, float, float | None]:
     """A Table IV cell as its claims read it — the swap-ins of the category's apps, DR off and on,
     and the reduction (None where the apps swap in nothing with DR off): the run's swap-ins times
     the apps' share of its swap faults (swap-ins are counted per device, swap faults per owner: an
     app's or a system process's). 0 where every swap fault is the system processes'."""
 
     def part(w: str) -> float:
+        if whole:  # the run's swap-ins, whoever's (what :func:`whole` reads)
+            return float(x[f"swap_ins_{w}"])
         a, s = x[f"app_swap_faults_{w}"], x[f"system_swap_faults_{w}"]
         return float(x[f"swap_ins_{w}"]) * a / (a + s) if a + s else 0.0
 
@@ -112,7 +114,13 @@ def apps_cell(x: dict[str, Any]) -> tuple[float, float, float | None]:
     return off, on, (100.0 * (1.0 - on / off) if off else None)
 
 
-def measure(res: dict[str, Any]) -> dict[str, object]:
+def whole(res: dict[str, Any]) -> dict[str, object]:
+    """:func:`measure` with Table IV's cells read as the run's swap-ins, whoever's pages they are:
+    what the scoreboard compares with to count the claims the subject's share moved."""
+    return measure(res, whole=True)
+
+
+def measure(res: dict[str, Any], whole: bool = False) -> dict[str, object]:
     out: dict[str, object] = {}
     reading = res.get("settings", {}).get("reading", "readahead")
 
@@ -134,12 +142,12 @@ def measure(res: dict[str, Any]) -> dict[str, object]:
                 x = table[key].get(mb)
                 if x is None:
                     continue
-                off, on, red = apps_cell(x)
+                off, on, red = apps_cell(x, whole)
                 out[f"table4-{name}-{mb}mb-dr-off"] = off
                 out[f"table4-{name}-{mb}mb-dr-on"] = on
                 if red is not None:
                     out[f"table4-{name}-{mb}mb-reduction"] = 0.0 - red
-        reds = [r for d in table.values() for x in d.values() if (r := apps_cell(x)[2]) is not None]
+        reds = [r for d in table.values() for x in d.values() if (r := apps_cell(x, whole)[2]) is not None]
         if reds:
             out["sec5d-dr-reduction-range-low"] = min(reds)
             out["sec5d-dr-reduction-range-high"] = max(reds)
@@ -147,7 +155,11 @@ def measure(res: dict[str, Any]) -> dict[str, object]:
         def cat_reds(key: str) -> list[float] | None:
             if key not in table:
                 return None
-            rs = [r for mb in SIZES if mb in table[key] and (r := apps_cell(table[key][mb])[2]) is not None]
+            rs = [
+                r
+                for mb in SIZES
+                if mb in table[key] and (r := apps_cell(table[key][mb], whole)[2]) is not None
+            ]
             return rs if len(rs) == len(SIZES) else None
 
         for name in ("multimedia", "gaming", "online-shopping"):
@@ -185,7 +197,7 @@ def measure(res: dict[str, Any]) -> dict[str, object]:
     # 128mb-dr-off, is made on all swap-ins: res["averages"]; F whatever this reads).
     avg: dict[str, dict[str, float]] = {}
     for mb in SIZES:
-        got = [apps_cell(d[mb]) for d in (table or {}).values() if mb in d]
+        got = [apps_cell(d[mb], whole) for d in (table or {}).values() if mb in d]
         if got:
             avg[mb] = {"off": _mean([c[0] for c in got]), "on": _mean([c[1] for c in got])}
     if avg:
