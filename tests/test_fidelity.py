@@ -167,43 +167,6 @@ def test_bad_claims_files_are_errors(tmp_path, body, needle):
         fd.load("p", _write(tmp_path, body))
 
 
-CELL = '[[claim]]\nid = "{id}"\nkind = "value"\npaper = {p}\nunit = "faults"\nsubject = "apps: the toy"\n'
-
-
-@pytest.mark.parametrize(
-    ("body", "needle"),
-    [
-        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\n', "`subject` must be"),
-        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\nsubject = "phone: x"\n', "KIND one of"),
-        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\nsubject = "apps:"\n', "`subject` must be"),
-        (CELL.format(id="a", p=1) + 'series = "s"\n', "both `series` and `setting`"),
-        (CELL.format(id="a", p=1) + 'series = "s"\nsetting = "mb=big"\n', "'key=number'"),
-        (CELL.format(id="a", p=1) + 'series = "s"\nsetting = "mb=1"\n', "one cell"),
-        (
-            CELL.format(id="a", p=1)
-            + 'series = "s"\nsetting = "mb=1"\n'
-            + CELL.format(id="b", p=2)
-            + 'series = "s"\nsetting = "gb=2"\n',
-            "setting key",
-        ),
-        (
-            '[[claim]]\nid = "a"\nkind = "at-least"\npaper = 1.0\nsubject = "apps: x"\nseries = "s"\n'
-            'setting = "mb=1"\n',
-            "values or shares",
-        ),
-        ('[seeds]\nparam = "seed"\n', "`values`"),
-        ('[seeds]\nparam = "seed"\nvalues = [1.5]\n', "whole numbers"),
-        (
-            '[[input]]\nname = "usage-seed"\nvalue = 7\nsource = "assumed"\nrange = [1, 2]\nparam = "seed"\n',
-            "a seed is no assumed input",
-        ),
-    ],
-)
-def test_subjects_series_and_seeds_are_checked_when_the_claims_load(tmp_path, body, needle):
-    with pytest.raises(ConfigError, match=needle):
-        fd.load("p", _write(tmp_path, body))
-
-
 def test_a_well_formed_series_and_seeds_load(tmp_path):
     body = (
         CELL.format(id="a", p=1)
@@ -306,6 +269,9 @@ def test_every_papers_claims_file_loads_with_unique_ids_and_its_quotes_are_in_th
             assert " ".join(c.quote.split()) in norm, (name, c.id)
 
 
+CELL = '[[claim]]\nid = "{id}"\nkind = "value"\npaper = {p}\nunit = "faults"\nsubject = "apps: the toy"\n'
+
+
 @pytest.mark.parametrize(
     ("body", "needle"),
     [
@@ -329,9 +295,33 @@ def test_every_papers_claims_file_loads_with_unique_ids_and_its_quotes_are_in_th
             '[[input]]\nname = "a"\nvalue = 1\nsource = "assumed"\n[[input]]\nname = "a"\nvalue = 2\nsource = "assumed"\n',
             "given twice",
         ),
+        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\n', "`subject` must be"),
+        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\nsubject = "phone: x"\n', "KIND one of"),
+        ('[[claim]]\nid = "a"\nkind = "value"\npaper = 1.0\nsubject = "apps:"\n', "`subject` must be"),
+        (CELL.format(id="a", p=1) + 'series = "s"\n', "both `series` and `setting`"),
+        (CELL.format(id="a", p=1) + 'series = "s"\nsetting = "mb=big"\n', "'key=number'"),
+        (CELL.format(id="a", p=1) + 'series = "s"\nsetting = "mb=1"\n', "one cell"),
+        (
+            CELL.format(id="a", p=1)
+            + 'series = "s"\nsetting = "mb=1"\n'
+            + CELL.format(id="b", p=2)
+            + 'series = "s"\nsetting = "gb=2"\n',
+            "setting key",
+        ),
+        (
+            '[[claim]]\nid = "a"\nkind = "at-least"\npaper = 1.0\nsubject = "apps: x"\nseries = "s"\n'
+            'setting = "mb=1"\n',
+            "values or shares",
+        ),
+        ('[seeds]\nparam = "seed"\n', "`values`"),
+        ('[seeds]\nparam = "seed"\nvalues = [1.5]\n', "whole numbers"),
+        (
+            '[[input]]\nname = "usage-seed"\nvalue = 7\nsource = "assumed"\nrange = [1, 2]\nparam = "seed"\n',
+            "a seed is no assumed input",
+        ),
     ],
 )
-def test_bad_ledger_entries_are_errors(tmp_path, body, needle):
+def test_bad_ledger_entries_subjects_series_and_seeds_are_errors(tmp_path, body, needle):
     with pytest.raises(ConfigError, match=needle):
         fd.load("p", _write(tmp_path, body))
 

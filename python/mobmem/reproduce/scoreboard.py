@@ -180,18 +180,12 @@ def _measure(name: str, m: ModuleType, res: dict[str, Any], whole: bool = False)
     return out
 
 
-def records(
-    name: str,
-    mod: Reproduction,
-    args: argparse.Namespace,
-    res: dict[str, Any],
-    echo_test: bool = True,
-    sens: dict[str, dict[str, list[tuple[Any, Any]]]] | None = None,
-) -> list[fidelity.Record]:
-    """:func:`~.judge.judged`'s records, without the seeds' reruns (a reproduction's own ``--json``)."""
+def records(*args: Any, **kw: Any) -> list[fidelity.Record]:
+    """:func:`~.judge.judged`'s records (its arguments), without the seeds' reruns unless asked:
+    what a reproduction's own ``--json`` carries."""
     from .judge import judged
 
-    return judged(name, mod, args, res, echo_test, sens)[0]
+    return judged(*args, **kw)[0]
 
 
 def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) -> list[dict[str, Any]]:
