@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mobmem.errors import ConfigError
 from mobmem.reproduce import fidelity as fd
@@ -380,3 +382,19 @@ def test_every_claim_a_cause_module_names_is_a_claim_of_its_paper():
     for paper, ids in named.items():
         claims = {c.id for c in fd.load(paper).claims}
         assert ids and ids <= claims, (paper, ids - claims)
+
+
+@given(p=st.floats(0.0, 100.0), x=st.floats(0.0, 100.0))
+def test_a_share_is_judged_the_same_as_its_complement(p, x):
+    # Judged on both sides: 61% with 76% is the same verdict as 39% with 24%.
+    share = Claim("s", "", "share", "%", "", "", paper=p)
+    other = Claim("s", "", "share", "%", "", "", paper=100.0 - p)
+    assert fd.rule(share, x) == fd.rule(other, 100.0 - x)
+
+
+@given(ours=st.floats(-50.0, 50.0), seeds=st.lists(st.floats(-50.0, 50.0), min_size=1, max_size=4))
+def test_the_noise_test_never_makes_an_agreement(ours, seeds):
+    c = Claim("d", "", "value", "%", "", "", paper=-10.0, subject="apps: x")
+    paper = fd.Paper("t", "", "", (c,), ())
+    (r,) = fd.score(paper, {"d": ours}, at_seeds={"d": seeds})
+    assert r.verdict == fd.rule(c, ours) or (r.verdict == "N" and r.judged_by == "noise")
