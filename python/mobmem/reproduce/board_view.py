@@ -155,7 +155,7 @@ def text(b: dict[str, Any], rows: bool = True) -> str:
     every = {
         "subject_moved": [i for p in b["papers"] for i in p["subject_moved"]],
         "claims": [r for p in b["papers"] for r in p["claims"]],
-        "seeds": [],
+        "seeds": ["—"],  # per paper, above
     }
     table.append(line("total", b["total"], b["headline"], f"{tot[0]} / {tot[1]}", every))
     out = [render(heads, table, title="Fidelity scoreboard: claims of the papers by verdict"), "", b["rule"]]

@@ -341,8 +341,9 @@ def _fmt(x: float | None) -> str:
 def _note(note: str, c: Claim, idle_too: bool) -> str:
     if not idle_too:
         return note
-    who = {"apps": "the apps", "system": "the system processes"}.get(c.subject_kind, "the workload")
-    return f"the same with {who} idle: set by the rest, and not the paper's; {note}".rstrip("; ")
+    who = {"apps": "the apps", "system": "the system processes"}.get(c.subject_kind)
+    idle = f"the workload or {who}" if who else "the workload"
+    return f"the same with {idle} idle: set by the rest, and not the paper's; {note}".rstrip("; ")
 
 
 def counts(records: list[Record], headline_only: bool = False) -> dict[str, int]:
