@@ -80,16 +80,16 @@ records: install
 lint: install
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests bench captures fuzz examples
-	$(BIN)/ruff format --check python tests bench captures fuzz examples
+	$(BIN)/ruff check python tests bench captures fuzz examples tools
+	$(BIN)/ruff format --check python tests bench captures fuzz examples tools
 	$(BIN)/mypy
 	$(BIN)/mypy --strict examples/typed_results.py
 	$(BIN)/python -m mypy.stubtest mobmem._core --allowlist python/stubtest-allowlist.txt
 
 fmt: $(STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests bench captures fuzz examples
-	$(BIN)/ruff check --fix python tests bench captures fuzz examples
+	$(BIN)/ruff format python tests bench captures fuzz examples tools
+	$(BIN)/ruff check --fix python tests bench captures fuzz examples tools
 
 # The fuzzing harness (docs/RELIABILITY.md): mutated inputs for every reader, in workers limited to
 # 1 GiB and 10 s each, built with overflow checks (profile fuzz); then its Python side (fuzz/pyfuzz.py:
@@ -108,8 +108,9 @@ fuzz-smoke: install
 bench: install
 	$(BIN)/python bench/bench.py
 
-# Each policy's replay time over a bare loop's, against the ratios recorded in bench/speed_guard.toml.
-speed-guard: install
+# Each policy's instructions and D1 misses per access under callgrind (valgrind, as capture's), against
+# the counts recorded in bench/speed_guard.toml; its replay time over a bare loop's, printed.
+speed-guard: install capture-deps
 	$(BIN)/python bench/speed_guard.py
 
 clean:

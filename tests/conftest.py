@@ -123,7 +123,7 @@ def claim_line(text: str, claim: str) -> str:
 def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
     """Checks that a reproduction's claims are its paper's, each judged by the one rule (nothing
     passes outside it), and returns them by id."""
-    from mobmem.reproduce import fidelity, scoreboard
+    from mobmem.reproduce import fidelity, readings
 
     p = fidelity.load(paper)
     recs = {r["id"]: r for r in res["claims"]}
@@ -139,7 +139,7 @@ def judged_by_the_rule(res: dict, paper: str) -> dict[str, dict]:
             continue
         assert r["verdict"] == fidelity.rule(c, r["ours"]), c.id
     # A cause is printed beside a claim not reproduced, and only there; each names a claim of the paper.
-    why = scoreboard.causes(paper, res)
+    why = readings.causes(paper, res)
     assert set(why) <= set(recs), set(why) - set(recs)
     for i, r in recs.items():
         assert r["cause"] == (why.get(i, "") if r["verdict"] in ("N", "D", "C") else ""), i

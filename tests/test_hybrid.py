@@ -168,9 +168,9 @@ def test_reproduce_hybrid_numbers_are_the_simulators():
     assert f"by {s['average_pct']:.1f}% on average" in text
     assert "paper ~70%." in text
     # The verdict as data, by the one rule: the abstract's cut against LRU is ours, judged.
-    from mobmem.reproduce import fidelity, scoreboard
+    from mobmem.reproduce import fidelity, judge, readings
 
-    recs = {r.id: r for r in scoreboard.records("hybrid", hybrid, args, res, echo_test=False)}
+    recs = {r.id: r for r in judge.records("hybrid", hybrid, args, res, echo_test=False)}
     c0 = recs["abstract-elapsed-cut-vs-lru"]
     assert c0.ours is not None and c0.verdict == fidelity.rule(fidelity.load("hybrid").claim(c0.id), c0.ours)
     # The other reading of the elapsed time: without storage I/O, from the run's own split.
@@ -197,13 +197,13 @@ def test_reproduce_hybrid_numbers_are_the_simulators():
     assert cut("critical_memory_ns") != pytest.approx(cut("critical_elapsed_ns"))
     assert "(the claims' reading)" in text and "Which elapsed time" in text
     # Beside an elapsed-time claim not reproduced: the misses fg-aware removes, per workload, as run.
-    why = scoreboard.causes("hybrid", res)
+    why = readings.causes("hybrid", res)
     h = (
         sum(p["lru"]["critical_hit_ratio"] for p in res["workloads"]["critical-intensive"]["memory"].values())
         / 2
     )
     assert f"critical-intensive {h:.3f}" in why["fig3c-elapsed-cut-critical-intensive-vs-lru"]
-    assert scoreboard.causes("hybrid", other) == {}
+    assert readings.causes("hybrid", other) == {}
     # PCM's write energy is a reading (printed "~1 mJ/b"): the cut at 1 nJ/bit is the one reported,
     # and the other factors are computed, not copied.
     sens = res["summary"]["energy_vs_lru_by_pcm_write_nj_per_bit"]
@@ -235,11 +235,11 @@ def test_beside_fig5s_saturation_the_balanced_hit_ratios_as_run():
     """The saturation claims' cause prints each policy's hit ratio at every swept size, marks the
     first within half a point of its top (the measured saturation), and names the paper's sizes the
     sweep lacks."""
-    from mobmem.reproduce import scoreboard
+    from mobmem.reproduce import readings
     from mobmem.reproduce.measures import hybrid as measures
 
     res = hybrid.compute(_args("--scale", "0.005", "--memory", "20,30,50", "--workloads", "balanced"))
-    why = scoreboard.causes("hybrid", res)["fig5-saturation-fg-aware"]
+    why = readings.causes("hybrid", res)["fig5-saturation-fg-aware"]
     mem = res["workloads"]["balanced"]["memory"]
     assert (
         "fg-aware "
@@ -251,7 +251,7 @@ def test_beside_fig5s_saturation_the_balanced_hit_ratios_as_run():
         in why
     )
     assert "no 60% point" in why and "no 30%" not in why
-    assert why == scoreboard.causes("hybrid", res)["fig5-saturation-baselines"]
+    assert why == readings.causes("hybrid", res)["fig5-saturation-baselines"]
 
 
 def test_reproduce_hybrid_draws_each_workloads_figure_and_the_papers_cuts_beside_ours():

@@ -319,9 +319,9 @@ def test_reproduce_emmc_swap():
     if cases[4]["resumed"] == 0:
         line = next(x for x in text.splitlines() if x.startswith("Swap off, in order (case 4)"))
         assert f"{cases[4]['cold']} of {cases[4]['cold']} launches are cold starts" in line
-        from mobmem.reproduce.emmc_swap import _catalog_games
+        from mobmem.reproduce.emmc_swap_report import catalog_games
 
-        cpu = 4 * sum(g["cold_cpu_s"] for g in _catalog_games())
+        cpu = 4 * sum(g["cold_cpu_s"] for g in catalog_games())
         assert f"{cpu:.1f} s of it is the cold-start CPU input" in line
     given = json.loads(cli("reproduce", "emmc-swap", "--value", "1", "--rounds", "1", "--json").stdout)
     # No reload round: nothing of the paper's to compare, a clear error naming the flag.

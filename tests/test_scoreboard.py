@@ -83,7 +83,7 @@ def test_the_reruns_over_an_inputs_range_are_direct_runs_and_decide_what_flips_a
     only = {"launch-gap-s", "game-anon-share"}
     sens = scoreboard.sensitivity("emmc-swap", mod, args, res, only)
     assert set(sens) == only
-    recs = {r.id: r for r in scoreboard.records("emmc-swap", mod, args, res, echo_test=False, sens=sens)}
+    recs = {r.id: r for r in judge.records("emmc-swap", mod, args, res, echo_test=False, sens=sens)}
     # A rerun with a parameter moved is the reproduction run with it, the fit held: gap 5 s's claims.
     fit = res["fits"][res["reading"]]["value"]
     direct = reproduce.compute("emmc-swap", rounds=1, gap_s=5.0, value=fit, echo_test=False)

@@ -1,6 +1,6 @@
-"""bench/speed_guard.py's verdict: it fails a policy whose ratio to the reference loop is above
-its recorded value × (1 + margin), passes one below, and `--record` writes what it measured. The
-times themselves are not asserted (they belong to bench/, not to timed tests)."""
+"""bench/speed_guard.py's verdict: it fails a policy whose instructions or D1 misses per access
+(callgrind) are above their recorded values × (1 + margin), passes one below, and `--record` writes
+what it counted. The counts themselves are not asserted (they belong to bench/)."""
 
 from __future__ import annotations
 
@@ -9,37 +9,61 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import mobmem
 from mobmem import _core
 
 GUARD = Path(__file__).resolve().parent.parent / "bench" / "speed_guard.py"
 
 
-def guard(tmp_path: Path, ratios: dict[str, float], *args: str) -> subprocess.CompletedProcess[str]:
+def guard(
+    tmp_path: Path, counts: dict[str, tuple[float, float]], *args: str
+) -> subprocess.CompletedProcess[str]:
     f = tmp_path / "guard.toml"
     f.write_text(
-        "margin = 0.25\n[workload]\naccesses = 200000\nfootprint_pages = 4000\nseed = 1\n"
-        "memory_percent = 10\nruns = 2\n[ratio]\n" + "".join(f"{p} = {r}\n" for p, r in ratios.items())
+        "margin = { ir = 0.05, d1 = 0.10 }\n[workload]\naccesses = 100000\nfootprint_pages = 4000\n"
+        "seed = 1\nmemory_percent = 10\nruns = 2\n[per_access]\n"
+        + "".join(f"{p} = {{ ir = {ir}, d1 = {d1} }}\n" for p, (ir, d1) in counts.items())
     )
     return subprocess.run(
-        [sys.executable, str(GUARD), "--file", str(f), *args], capture_output=True, text=True, timeout=300
+        [sys.executable, str(GUARD), "--file", str(f), "--no-time", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
-def test_the_guard_fails_a_regression_and_passes_the_rest(tmp_path):
-    slow = guard(tmp_path, {"lru": 0.01, "clock": 1e6})
-    assert slow.returncode == 1, slow.stdout + slow.stderr
-    assert "lru regressed by more than 25%" in slow.stderr and "clock" not in slow.stderr
-    fine = guard(tmp_path, {"lru": 1e6, "mglru": 1e6})
-    assert fine.returncode == 0 and "every policy within 25%" in fine.stdout, fine.stdout + fine.stderr
-
-
-def test_record_writes_the_measured_ratios(tmp_path):
-    r = guard(tmp_path, {"fifo": 0.01, "opt": 0.01}, "--record")
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> dict[str, dict[str, float]]:
+    d = tmp_path_factory.mktemp("guard")
+    r = guard(d, {"lru": (0.01, 0.01), "clock": (0.01, 0.01)}, "--record")
     assert r.returncode == 0, r.stdout + r.stderr
-    got = tomllib.loads((tmp_path / "guard.toml").read_text())
-    assert got["margin"] == 0.25 and set(got["ratio"]) == {"fifo", "opt"}
-    assert all(1.0 < v < 1e4 for v in got["ratio"].values()), got["ratio"]
+    got = tomllib.loads((d / "guard.toml").read_text())
+    assert got["margin"] == {"ir": 0.05, "d1": 0.10}
+    return got["per_access"]
+
+
+def test_record_writes_what_it_counted(recorded):
+    assert set(recorded) == {"lru", "clock"}
+    assert all(1.0 < c["ir"] < 1e4 and 0.0 < c["d1"] < 100 for c in recorded.values()), recorded
+
+
+def test_the_guard_fails_a_regression_in_either_count_and_passes_the_rest(tmp_path, recorded):
+    lru, clock = recorded["lru"], recorded["clock"]
+    # Counts repeat, so the record itself passes; 6% fewer instructions recorded is a 6% loss.
+    same = guard(tmp_path, {"lru": (lru["ir"], lru["d1"]), "clock": (clock["ir"], clock["d1"])})
+    assert same.returncode == 0 and "every policy's counts within their margins" in same.stdout, same.stdout
+    slow = guard(tmp_path, {"lru": (lru["ir"] / 1.06, lru["d1"]), "clock": (clock["ir"], clock["d1"] / 1.12)})
+    assert slow.returncode == 1, slow.stdout + slow.stderr
+    assert "lru, clock counted more than the margin" in slow.stderr
+    lines = {
+        ln.split()[0]: ln
+        for ln in slow.stdout.splitlines()
+        if ln.split() and ln.split()[0] in ("lru", "clock")
+    }
+    assert "ir above" in lines["lru"] and "d1 above" not in lines["lru"]
+    assert "d1 above" in lines["clock"] and "ir above" not in lines["clock"]
 
 
 def test_the_reference_loop_counts_reused_pages():

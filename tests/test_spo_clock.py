@@ -104,9 +104,9 @@ def test_reproduction_numbers_are_the_simulators():
     for p in got.values():
         assert got["opt"]["faults"] <= p["faults"]
     # The verdicts as data, by the one rule: the average gain over CLOCK is ours, judged.
-    from mobmem.reproduce import scoreboard
+    from mobmem.reproduce import judge
 
-    recs = {r.id: r for r in scoreboard.records("spo-clock", spo_clock, args, res, echo_test=False)}
+    recs = {r.id: r for r in judge.records("spo-clock", spo_clock, args, res, echo_test=False)}
     avg = recs["vs-clock-average"]
     assert avg.ours == pytest.approx(-res["summary"]["synthetic"]["vs_clock"]["average_pct"])
     assert avg.difference == pytest.approx(avg.ours - avg.paper) and not avg.fitted

@@ -45,7 +45,7 @@ REPRODUCTIONS: dict[str, Reproduction] = {
 def _judged(name: str, args: argparse.Namespace, echo_test: bool = True) -> dict[str, Any]:
     """Reproduction ``name``'s result with its paper's claims judged (``claims``: the scoreboard's
     records; the echo test reruns it on its idle workload)."""
-    from .scoreboard import records
+    from .judge import records
 
     mod = REPRODUCTIONS[name]
     res: dict[str, Any] = mod.compute(args)

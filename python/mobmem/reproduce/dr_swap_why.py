@@ -8,13 +8,13 @@ from typing import Any
 
 from . import dr_swap_switching as switching
 from . import dr_swap_system as system
+from .dr_swap_paper import PAPER_AVERAGE, PAPER_LAUNCHES, PAPER_TABLE_IV
 from .dr_swap_system import SWAP_MB
 
 
 def report_lines(res: dict[str, Any]) -> list[str]:
     """Why ours differs, from the runs."""
     from ..table import render
-    from .dr_swap import PAPER_AVERAGE, PAPER_LAUNCHES
 
     s = res["settings"]
     table = res["table_iv"][s["reading"]]
@@ -97,8 +97,6 @@ def report_lines(res: dict[str, Any]) -> list[str]:
 
 def _paper_rises() -> str:
     """Where Table IV's own DR-disabled counts rise with the swap area, of all its category steps."""
-    from .dr_swap import PAPER_TABLE_IV
-
     steps = [(c, a, b) for c in PAPER_TABLE_IV for a, b in itertools.pairwise(SWAP_MB)]
     up = [f"{c} {a}→{b}" for c, a, b in steps if PAPER_TABLE_IV[c][b][0] > PAPER_TABLE_IV[c][a][0]]
     return f"{len(up)} of its {len(steps)} steps: {', '.join(up)}"
@@ -106,8 +104,6 @@ def _paper_rises() -> str:
 
 def apps_alone_line(alone: list[dict[str, Any]], launches: int) -> str:
     """What the apps swap by themselves (``apps_alone``), in a line; ``launches`` over all categories."""
-    from .dr_swap import PAPER_AVERAGE
-
     cells = ", ".join(
         f"{p['reserved_mib']}: {p['swap_ins']:.0f}/{p['app_swap_faults']:.0f}/{p['kills']}" for p in alone
     )

@@ -172,7 +172,7 @@ def _case(r: Any) -> dict[str, Any]:
         "ux": m["ux"],
         "peak_zram_mib": r.pages["peak_zram_frames"] * r.config["phone"]["page_size"] / 1048576,
         "file_rereads": r.pages["file_rereads"],
-        "file_data_mb": sum(p["file_mib"] for p in _catalog_games()) * 1.048576,
+        "file_data_mb": sum(p["file_mib"] for p in rep.catalog_games()) * 1.048576,
         "cached_level_mib": max((p for _, p in r.config["killer_levels"]), default=0)
         * r.config["phone"]["page_size"]
         / 1048576,
@@ -188,12 +188,6 @@ def _distances(order: list[str]) -> list[int]:
         out.append(len(set(order[last[app] + 1 : i])) if app in last else -1)
         last[app] = i
     return out
-
-
-def _catalog_games() -> list[dict[str, Any]]:
-    from ..phone import EMMC_APPS, apps
-
-    return [a for a in apps() if a["name"] in EMMC_APPS]
 
 
 def _block(results: list[Any], first_load: list[Any]) -> dict[str, Any]:
@@ -307,12 +301,12 @@ def _merge_apps(a: str, b: str) -> str:
 def _games_anon_mb(reading: str, value: float) -> float:
     """The ten games' anon memory under a reading (what swap can take from them), MB."""
     k = value if reading == "game-scale" else 1.0
-    return sum(g["size_mib"] * k * g["anon_share"] for g in _catalog_games()) * 1.048576
+    return sum(g["size_mib"] * k * g["anon_share"] for g in rep.catalog_games()) * 1.048576
 
 
 def _resume_default() -> dict[str, float]:
     """The catalog's resume of the ten games (working set share, CPU s, share of anon written)."""
-    g = _catalog_games()[0]
+    g = rep.catalog_games()[0]
     return {"share": g["resume_share"], "cpu_s": g["resume_cpu_s"], "write_share": g["resume_write_share"]}
 
 

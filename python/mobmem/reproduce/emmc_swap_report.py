@@ -248,13 +248,18 @@ def why(res: dict[str, Any]) -> list[str]:
     return lines
 
 
+def catalog_games() -> list[dict[str, Any]]:
+    """The catalog's entries of the study's ten games (``EMMC_APPS``)."""
+    from ..phone import EMMC_APPS, apps
+
+    return [a for a in apps() if a["name"] in EMMC_APPS]
+
+
 def swap_off_total(res: dict[str, Any]) -> str:
     """How much of case 4's total (in order, swap off) is the cold-start CPU input."""
-    from .emmc_swap import _catalog_games
-
     c4 = res["stated"]["cases"]["4"]
     launches = c4["cold"] + c4["resumed"]
-    cpu = sum(g["cold_cpu_s"] for g in _catalog_games()) * launches / 10 if c4["resumed"] == 0 else None
+    cpu = sum(g["cold_cpu_s"] for g in catalog_games()) * launches / 10 if c4["resumed"] == 0 else None
     head = (
         f"Swap off, in order (case 4): {c4['cold']} of {launches} launches are cold starts"
         + (" (the killer ended every game before its reload)" if c4["resumed"] == 0 else "")

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from . import fidelity
-from .scoreboard import ECHO_INPUTS, _measure, causes, measures
+from .readings import ECHO_INPUTS, causes, measures, read_ours
 
 if TYPE_CHECKING:
     from . import Reproduction
@@ -22,8 +22,8 @@ _SAID = {"apps": "the apps idle give", "system": "the system processes idle give
 
 def _both(name: str, m: ModuleType, res: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Our numbers as each claim's subject's, and read whole (the same where nothing is a share)."""
-    ours = _measure(name, m, res)
-    return ours, (_measure(name, m, res, whole=True) if hasattr(m, "whole") else ours)
+    ours = read_ours(name, m, res)
+    return ours, (read_ours(name, m, res, whole=True) if hasattr(m, "whole") else ours)
 
 
 def judged(
@@ -57,7 +57,7 @@ def judged(
             idle_ours, idle_whole = _both(name, m, mod.compute(quiet))
         for kind in sorted({c.subject_kind for c in paper.claims} - {"workload"}):
             with idle_subject(kind):
-                by_subject[kind] = _measure(name, m, mod.compute(args))
+                by_subject[kind] = read_ours(name, m, mod.compute(args))
         plain = fidelity.echoes(paper, ours, idle_ours)
         plain_whole = fidelity.echoes(paper, ours_whole, idle_whole)
         # A number that stays with the workload idle, or with its own subject idle, is not its
@@ -122,3 +122,9 @@ def _at_seeds(
             out[c.id].append(got.get(c.id))
             out_whole[c.id].append(got_whole.get(c.id))
     return out, out_whole
+
+
+def records(*args: Any, **kw: Any) -> list[fidelity.Record]:
+    """:func:`~.judge.judged`'s records (its arguments), without the seeds' reruns unless asked:
+    what a reproduction's own ``--json`` carries."""
+    return judged(*args, **kw)[0]

@@ -15,42 +15,15 @@ idle workload; phone runs are made idle here, by the phone's ``activity`` 0).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from . import board_view as view
 from . import fidelity
+from .readings import measures, read_ours
 
 if TYPE_CHECKING:
     from . import Reproduction
-
-#: What an echo's value is set by, when the idle run finds one.
-ECHO_INPUTS = "its inputs (the same, or already the paper's, with the workload idle)"
-
-
-def _json(res: dict[str, Any]) -> dict[str, Any]:
-    """A result as its ``--json`` prints it (keys as text): what the measurements read."""
-    return json.loads(json.dumps(res, default=str))
-
-
-def measures(name: str) -> ModuleType:
-    return importlib.import_module(f".measures.{name.replace('-', '_')}", __package__)
-
-
-def causes(name: str, res: dict[str, Any]) -> dict[str, str]:
-    """Claim id → why ours differs, from ``measures/<module>_causes.py`` where the reproduction has
-    one (what its runs show about the claims it does not reproduce); empty otherwise."""
-    full = f"{__package__}.measures.{name.replace('-', '_')}_causes"
-    try:
-        mod = importlib.import_module(full)
-    except ModuleNotFoundError as e:
-        if e.name != full:
-            raise
-        return {}
-    out: dict[str, str] = mod.causes(_json(res))
-    return out
 
 
 def _rerun(inp: fidelity.Input, value: Any, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -154,7 +127,7 @@ def sensitivity(
             rerun = argparse.Namespace(**{**params, **mod.held_args(moved_args, res)})
             try:
                 with moved(**moves):
-                    ours = _measure(name, m, mod.compute(rerun))
+                    ours = read_ours(name, m, mod.compute(rerun))
             except MobmemError as e:
                 raise type(e)(f"{name}: input {inp.name} = {v!r}: {e}") from None
             label = f"×{v}" if inp.scale else v
@@ -162,30 +135,6 @@ def sensitivity(
                 per_claim.setdefault(c.id, []).append((label, ours.get(c.id)))
         out[inp.name] = per_claim
     return out
-
-
-def _measure(name: str, m: ModuleType, res: dict[str, Any], whole: bool = False) -> dict[str, Any]:
-    """Our number for each claim of ``name`` from a result (``whole``: read whole, by the
-    measurements' ``whole`` where they read a claim as its subject's share); a measurement that
-    fails on it is an error naming the paper, never a traceback."""
-    from ..errors import InvariantError
-
-    fn = getattr(m, "whole", m.measure) if whole else m.measure
-    try:
-        out: dict[str, Any] = fn(_json(res))
-    except (KeyError, TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError) as e:
-        raise InvariantError(
-            f"{name}: measuring the claims on its result failed ({type(e).__name__}: {e})"
-        ) from None
-    return out
-
-
-def records(*args: Any, **kw: Any) -> list[fidelity.Record]:
-    """:func:`~.judge.judged`'s records (its arguments), without the seeds' reruns unless asked:
-    what a reproduction's own ``--json`` carries."""
-    from .judge import judged
-
-    return judged(*args, **kw)[0]
 
 
 def ledger(name: str, recs: list[fidelity.Record], sens: dict[str, Any] | None) -> list[dict[str, Any]]:
