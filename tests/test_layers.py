@@ -13,18 +13,16 @@ sys.path.insert(0, str(ROOT / "tools"))
 import import_circles as ic  # noqa: E402
 
 CORE = "crates/mobmem-core/src/"
-#: The core's circles still open (issue 60), by file. May shrink; never grow.
+#: The core's circles still open (issue 60), by file. May shrink; never grow. Left: a device's
+#: spec checks its backend's name against the registry (swap/backend), and backends read devices.
 KNOWN = [
     {
         CORE + f
         for f in (
-            "config/mod.rs device/catalog.rs device/spec.rs energy/mod.rs engine/pages/mod.rs meters.rs "
-            "plan.rs policy/linux_2q.rs policy/mod.rs swap/admission/mod.rs swap/backend/ariadne.rs "
-            "swap/backend/block.rs swap/backend/mod.rs swap/backend/zram.rs swap/backend/zram_writeback.rs"
+            "device/catalog.rs device/spec.rs swap/backend/ariadne.rs swap/backend/block.rs "
+            "swap/backend/mod.rs swap/backend/zram.rs swap/backend/zram_writeback.rs"
         ).split()
     },
-    {CORE + f for f in ("system/catalog.rs", "system/categories.rs", "system/usage.rs")},
-    {CORE + f for f in ("system/sim/io.rs", "system/sim/zram.rs")},
 ]
 
 
@@ -42,9 +40,12 @@ def test_the_finder_sees_a_circle_through_uses_paths_and_reexports(tmp_path):
     src = tmp_path / "src"
     (src / "a").mkdir(parents=True)
     (src / "lib.rs").write_text("pub mod a;\npub mod b;\npub use b::Thing;\n")
-    (src / "a" / "mod.rs").write_text("mod c;\n// crate::b::Thing in a comment is no import\nfn f() {}\n")
+    (src / "a" / "mod.rs").write_text(
+        "mod c;\n// crate::b::Thing in a comment is no import\nfn f() {}\n"
+        "#[cfg(test)]\nmod tests {\n    use crate::b::Thing; // nor in a test\n}\n"
+    )
     (src / "a" / "c.rs").write_text("use super::f; // the module's own inside: no edge\nfn g() {}\n")
-    (src / "b.rs").write_text("pub struct Thing;\n")
+    (src / "b.rs").write_text("pub struct Thing;\n#[cfg(test)]\nmod t {\n    fn t() { crate::a::f() }\n}\n")
     assert ic.circles(ic.rust_graph(src)) == []
     # b reaches a's child through a path in code, a reaches b through the crate root's re-export.
     (src / "b.rs").write_text("pub struct Thing;\nfn h() { crate::a::c::g() }\n")

@@ -8,8 +8,8 @@ A file's imports are every path it names, not only its `use` lines and top-level
 tree's braces expanded; comments and strings skipped; `mod x;` declares the tree and is no
 import); in Python, every relative import, at the top or inside a function. A path is resolved to
 the deepest file it reaches (`crate::plan::Resolved` → src/plan.rs). A circle is a strongly
-connected component of more than one file. Test-only files (`tests.rs`, `*_tests.rs`) are left
-out: they import what they test, and nothing imports them. tests/test_layers.py keeps the count at
+connected component of more than one file. Tests (`tests.rs`, `*_tests.rs` and inline
+`#[cfg(test)] mod … { }`) are left out: they import what they test, and nothing imports them. tests/test_layers.py keeps the count at
 0.
 """
 
@@ -65,6 +65,22 @@ def _strip_rust(text: str) -> str:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def _without_tests(code: str) -> str:
+    """The code without its inline test modules (`#[cfg(test)] mod tests { … }`), which are left
+    out as test files are."""
+    out, i = [], 0
+    for m in re.finditer(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{", code):
+        if m.start() < i:
+            continue
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            j += 1
+        out.append(code[i : m.start()])
+        i = j
+    return "".join(out) + code[i:]
 
 
 def _use_paths(tree: str) -> Iterable[str]:
@@ -131,7 +147,7 @@ class _Crate:
 
     def __init__(self, src: Path) -> None:
         self.mods = _rust_modules(src)
-        self.code = {k: _strip_rust(f.read_text()) for k, f in self.mods.items()}
+        self.code = {k: _without_tests(_strip_rust(f.read_text())) for k, f in self.mods.items()}
         self.children = {
             key: {k[-1] for k in self.mods if len(k) == len(key) + 1 and k[: len(key)] == key}
             for key in self.mods

@@ -1,7 +1,6 @@
 //! Meters: everything a run counts, and the result record of a run.
 
 use crate::device::Device;
-use crate::trace::TraceStats;
 use serde::Serialize;
 
 /// Counters of one page-level run. Faults are split by cause:
@@ -229,18 +228,4 @@ impl Meters {
         e.backing_j = backing.write_j(w, page_size) + backing.read_j(r, page_size);
         e.total_j += e.backing_j;
     }
-}
-
-/// One run's result record.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct RunResult {
-    pub config: crate::plan::ResolvedConfig,
-    pub trace: TraceStats,
-    pub meters: Meters,
-    /// The swap area's energy by the DR. Swap paper's model, when the swap device names one
-    /// (N_rd = swap_ins, the copies made; N_wr = swap_outs).
-    pub swap_energy: Option<crate::energy::SwapEnergy>,
-    /// Wall-clock time of the replay itself (not of reading the trace).
-    pub wall_time_s: f64,
-    pub accesses_per_s: f64,
 }

@@ -310,3 +310,11 @@ pub struct ResolvedTiers {
     pub dram: TierModel,
     pub pcm: TierModel,
 }
+
+// Here, not in config.rs: checking a config is resolving it, and the plan is above the settings.
+impl SimConfig {
+    /// Checks everything a run resolves before it knows its trace (`plan::resolve` does the rest).
+    pub fn validate(&self, catalog: &Catalog) -> Result<()> {
+        Resolved::new(self, catalog).map(|_| ())
+    }
+}

@@ -9,7 +9,7 @@ use schemars::generate::SchemaSettings;
 pub fn schemas() -> serde_json::Value {
     let schema = |s: schemars::Schema| serde_json::to_value(s).unwrap_or_default();
     let mut g = SchemaSettings::draft2020_12().for_serialize().into_generator();
-    let run = schema(g.root_schema_for::<crate::meters::RunResult>());
+    let run = schema(g.root_schema_for::<crate::run::RunResult>());
     let mut g = SchemaSettings::draft2020_12().for_serialize().into_generator();
     let phone = schema(g.root_schema_for::<crate::system::PhoneResult>());
     serde_json::json!({"RunResult": run, "PhoneResult": phone})

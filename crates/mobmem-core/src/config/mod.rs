@@ -6,10 +6,7 @@ use crate::error::{Error, Result};
 use crate::units::MemorySize;
 use serde::{Deserialize, Serialize};
 
-/// Linux's SWAP_CLUSTER_MAX (mm/vmscan.c): the pages one reclaim pass takes, and the least a memory
-/// cgroup at its limit reclaims (`try_to_free_mem_cgroup_pages`). linux-2q's scan batches, the
-/// phones' reclaim batch and `mobmem kernel-check`'s `reclaim_batch` are this.
-pub const SWAP_CLUSTER_MAX: u64 = 32;
+pub use crate::kernel::SWAP_CLUSTER_MAX;
 
 /// What the first touch of an anon page costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
@@ -325,11 +322,6 @@ impl SimConfig {
     /// The defaults at `memory`.
     pub fn new(memory: MemorySize) -> Self {
         SimConfig { memory, ..SimConfig::default() }
-    }
-
-    /// Checks everything a run resolves before it knows its trace (`plan::resolve` does the rest).
-    pub fn validate(&self, catalog: &Catalog) -> Result<()> {
-        crate::plan::Resolved::new(self, catalog).map(|_| ())
     }
 }
 

@@ -98,7 +98,7 @@ const EXEC: u8 = 4;
 /// Cost added by a refault that activates (SWAP_CLUSTER_MAX pages' worth).
 const REFAULT_COST: u64 = 32;
 /// A reclaim batch (SWAP_CLUSTER_MAX) and the priority it starts at (DEF_PRIORITY, mm/vmscan.c).
-const SWAP_CLUSTER_MAX: u128 = crate::config::SWAP_CLUSTER_MAX as u128;
+const SWAP_CLUSTER_MAX: u128 = crate::kernel::SWAP_CLUSTER_MAX as u128;
 const DEF_PRIORITY: u32 = 12;
 
 pub struct Linux2q {

@@ -233,13 +233,6 @@ pub(crate) fn check_swappiness(v: u32) -> Result<()> {
     Ok(())
 }
 
-/// Reads a policy's typed parameters from a TOML table; unknown keys are errors naming the key.
-pub fn parse_params<T: DeserializeOwned>(policy: &str, table: &toml::Table) -> Result<T> {
-    toml::Value::Table(table.clone())
-        .try_into()
-        .map_err(|e| Error::config(format!("params ({policy})"), e.to_string().trim().to_string()))
-}
-
 /// Parameters with their defaults filled in, as JSON (for the result's config echo).
 pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Value> {
     if let Some(r) = hybrid::resolved_params(name, table) {
@@ -249,7 +242,7 @@ pub fn resolved_params(name: &str, table: &toml::Table) -> Result<serde_json::Va
     impl PolicyVisitor for V<'_> {
         type Output = Result<serde_json::Value>;
         fn visit<P: Policy>(self, name: &'static str) -> Self::Output {
-            let p: P::Params = parse_params(name, self.0)?;
+            let p: P::Params = crate::params::parse_params(name, self.0)?;
             serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))
         }
     }

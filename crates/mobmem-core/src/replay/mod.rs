@@ -12,11 +12,12 @@ use crate::device::Catalog;
 use crate::engine::tiered::{self, Tiered};
 use crate::engine::{Engine, Memory, Setup, WritebackRounds};
 use crate::error::{Error, Result};
-use crate::meters::{Meters, RunResult};
+use crate::meters::Meters;
 use crate::parallel::parallel;
 use crate::plan::{self, Plan};
 use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
+use crate::run::RunResult;
 use crate::swap::{self, Scope};
 use crate::trace::stream::{self, Survey};
 use crate::trace::{PageSpace, ReadOptions, Trace, TraceStats};
@@ -91,7 +92,7 @@ struct Run<'a> {
 impl PolicyVisitor for Run<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
-        let params: P::Params = policy::parse_params(name, self.params)?;
+        let params: P::Params = crate::params::parse_params(name, self.params)?;
         let space = self.feed.space();
         let setup =
             PolicySetup { sample_rate: self.sample_rate, ..PolicySetup::new(self.setup.frames, space, self.costs) };
@@ -157,7 +158,7 @@ impl TieredRun<'_> {
 impl TierPolicyVisitor for TieredRun<'_> {
     type Output = Result<Meters>;
     fn visit<T: TierPolicy>(self, name: &'static str) -> Result<Meters> {
-        let params: T::Params = policy::parse_params(name, self.params)?;
+        let params: T::Params = crate::params::parse_params(name, self.params)?;
         self.go::<T>(params)
     }
 }
@@ -165,7 +166,7 @@ impl TierPolicyVisitor for TieredRun<'_> {
 impl PolicyVisitor for TieredRun<'_> {
     type Output = Result<Meters>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<Meters> {
-        let params: P::Params = policy::parse_params(name, self.params)?;
+        let params: P::Params = crate::params::parse_params(name, self.params)?;
         self.go::<Stacked<P>>(params)
     }
 }

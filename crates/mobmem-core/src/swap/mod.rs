@@ -4,6 +4,7 @@
 pub mod admission;
 pub mod backend;
 pub mod history;
+pub mod hotness;
 
 pub use admission::{
     counts_as_live, OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, COLD, HOT, SHARED, WARM,

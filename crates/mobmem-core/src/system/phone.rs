@@ -213,7 +213,7 @@ fn d_wsf() -> u64 {
     10
 }
 fn d_batch() -> u32 {
-    crate::config::SWAP_CLUSTER_MAX as u32
+    crate::kernel::SWAP_CLUSTER_MAX as u32
 }
 fn d_backlog() -> f64 {
     50.0

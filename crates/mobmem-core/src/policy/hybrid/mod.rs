@@ -171,7 +171,7 @@ pub fn resolved_params(name: &str, table: &toml::Table) -> Option<Result<serde_j
     impl TierPolicyVisitor for V<'_> {
         type Output = Result<serde_json::Value>;
         fn visit<P: TierPolicy>(self, name: &'static str) -> Self::Output {
-            let p: P::Params = super::parse_params(name, self.0)?;
+            let p: P::Params = crate::params::parse_params(name, self.0)?;
             serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))
         }
     }

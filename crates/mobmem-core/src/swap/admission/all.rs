@@ -16,7 +16,7 @@ impl SwapAdmission for All {
 }
 
 impl Build for All {
-    type Params = super::off::NoParams;
+    type Params = crate::params::NoParams;
     fn new(_: Self::Params) -> Result<Self> {
         Ok(All)
     }

@@ -31,7 +31,7 @@ impl SwapAdmission for HotList {
 }
 
 impl Build for HotList {
-    type Params = super::off::NoParams;
+    type Params = crate::params::NoParams;
     fn new(_: Self::Params) -> Result<Self> {
         Ok(HotList)
     }

@@ -23,7 +23,7 @@ pub(crate) mod all;
 mod hot_list;
 mod off;
 
-pub use off::NoParams;
+pub use crate::params::NoParams;
 
 use crate::error::{Error, Result};
 use crate::trace::PageId;
@@ -114,12 +114,7 @@ pub struct Owners {
     pub hotness: Vec<u8>,
 }
 
-/// A page no launch of its app has touched (or its app died since).
-pub const COLD: u8 = 0;
-/// A page an earlier launch of its app touched, not the last one.
-pub const WARM: u8 = 1;
-/// A page a relaunch of its app will touch, as its last launch left it (a resume's front).
-pub const HOT: u8 = 2;
+pub use super::hotness::{COLD, HOT, WARM};
 
 impl Owners {
     /// The state of the process owning `page`, if known (the first of a shared page's owners).
@@ -175,7 +170,7 @@ macro_rules! admissions {
             match name {
                 $($name => {
                     let field = format!("swap_admission_params ({name})");
-                    let p: <$ty as Build>::Params = crate::policy::parse_params(&field, params)?;
+                    let p: <$ty as Build>::Params = crate::params::parse_params(&field, params)?;
                     let echo = serde_json::to_value(&p).map_err(|e| Error::Invariant(e.to_string()))?;
                     Ok((Box::new(<$ty>::new(p)?), echo))
                 })*

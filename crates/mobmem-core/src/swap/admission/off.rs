@@ -3,13 +3,8 @@
 
 use super::{Build, Owners, Scope, SwapAdmission};
 use crate::error::Result;
+use crate::params::NoParams;
 use crate::trace::PageId;
-use serde::{Deserialize, Serialize};
-
-/// No parameters (an empty table; any key is an error naming it).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NoParams {}
 
 pub struct Off;
 

@@ -16,7 +16,7 @@ impl SwapBackend for Block {
 }
 
 impl Build for Block {
-    type Params = crate::swap::admission::NoParams;
+    type Params = crate::params::NoParams;
     fn new(device: Device, _: Self::Params, _: &Catalog) -> Result<Self> {
         if device.kind == DeviceKind::Zram {
             return Err(Error::config(

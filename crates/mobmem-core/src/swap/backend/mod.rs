@@ -99,7 +99,7 @@ macro_rules! backends {
             let field = format!("devices.{}.backend_params", device.name);
             match device.backend.as_str() {
                 $($name => {
-                    let p: <$ty as Build>::Params = crate::policy::parse_params(&field, &device.backend_params)?;
+                    let p: <$ty as Build>::Params = crate::params::parse_params(&field, &device.backend_params)?;
                     Ok(Box::new(<$ty>::new(device.clone(), p, catalog)?))
                 })*
                 other => Err(Error::config(

@@ -39,7 +39,7 @@ impl SwapBackend for Zram {
 }
 
 impl Build for Zram {
-    type Params = crate::swap::admission::NoParams;
+    type Params = crate::params::NoParams;
     fn new(device: Device, _: Self::Params, _: &Catalog) -> Result<Self> {
         Zram::on(device)
     }

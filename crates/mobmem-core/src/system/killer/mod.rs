@@ -172,7 +172,7 @@ macro_rules! killers {
 }
 
 fn params<T: DeserializeOwned>(name: &str, table: &toml::Table) -> Result<T> {
-    crate::policy::parse_params(name, table).map_err(|e| match e {
+    crate::params::parse_params(name, table).map_err(|e| match e {
         Error::Config { msg, .. } => Error::config(format!("killer_params ({name})"), msg),
         e => e,
     })

@@ -35,7 +35,7 @@ pub(super) struct Devices {
     pub compress_ns: f64,
     pub decompress_ns: f64,
     /// zram compressing by hotness class (`ariadne`): its costs and counts.
-    pub classes: Option<super::zram::Classes>,
+    pub classes: Option<super::classes::Classes>,
 }
 
 impl Devices {

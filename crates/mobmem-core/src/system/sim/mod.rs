@@ -14,6 +14,7 @@
 //! reclaim, the killer, zram writeback), `launch` (touches, launches, sessions, background work,
 //! the clock), `report` (meters, energy, wear, the conservation checks).
 
+mod classes;
 mod io;
 mod launch;
 mod procs;
@@ -117,7 +118,7 @@ impl PolicyVisitor for Start<'_> {
     type Output = Result<PhoneResult>;
     fn visit<P: Policy>(self, name: &'static str) -> Result<PhoneResult> {
         let Start { w, spec, r } = self;
-        let params: P::Params = policy::parse_params(name, &r.phone.params)?;
+        let params: P::Params = crate::params::parse_params(name, &r.phone.params)?;
         let space = PageSpace { pages: spec.kinds.len(), kinds: Some(&spec.kinds), future: None };
         let setup = PolicySetup::new(w.layout.frames as usize, space, spec.costs);
         let policy = P::new(&setup, params)?;

@@ -139,7 +139,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         Dev { model: storage, q: 0 },
         queues,
     );
-    io.classes = backend.as_ref().and_then(|b| b.classes()).cloned().map(super::zram::Classes::new);
+    io.classes = backend.as_ref().and_then(|b| b.classes()).cloned().map(super::classes::Classes::new);
     let dram_bytes = layout.dram_pages * ps;
     let killer_setup = KillerSetup { dram_bytes, page_size: ps };
     let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
