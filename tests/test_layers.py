@@ -1,6 +1,5 @@
-"""Import circles between files (tools/import_circles.py): the Python package has none, and the
-Rust crates have no circle beyond the ones issue 60 is taking apart (each listed below by its
-files; a new file in one, or a new circle, fails). The finder itself is tested on made-up trees."""
+"""Import circles between files (tools/import_circles.py): neither the Python package nor the Rust
+crates has one. The finder itself is tested on made-up trees."""
 
 from __future__ import annotations
 
@@ -12,28 +11,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import import_circles as ic  # noqa: E402
 
-CORE = "crates/mobmem-core/src/"
-#: The core's circles still open (issue 60), by file. May shrink; never grow. Left: a device's
-#: spec checks its backend's name against the registry (swap/backend), and backends read devices.
-KNOWN = [
-    {
-        CORE + f
-        for f in (
-            "device/catalog.rs device/spec.rs swap/backend/ariadne.rs swap/backend/block.rs "
-            "swap/backend/mod.rs swap/backend/zram.rs swap/backend/zram_writeback.rs"
-        ).split()
-    },
-]
-
-
 def test_the_python_package_has_no_import_circle():
     assert ic.circles(ic.python_graph(ROOT / "python" / "mobmem")) == []
 
 
-def test_the_crates_have_no_circle_but_the_known_ones():
-    for c in ic.everywhere():
-        files = {str(p.relative_to(ROOT)) for p in c}
-        assert any(files <= k for k in KNOWN), sorted(files)
+def test_the_crates_have_no_import_circle():
+    assert [sorted(str(p.relative_to(ROOT)) for p in c) for c in ic.everywhere()] == []
 
 
 def test_the_finder_sees_a_circle_through_uses_paths_and_reexports(tmp_path):

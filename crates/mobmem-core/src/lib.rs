@@ -2,19 +2,17 @@
 //! binding crate and the `mobmem` Python package sit on top.
 //!
 //! Layers, bottom up (a file uses the ones below it; `tools/import_circles.py` finds a chain of
-//! imports that comes back, and tests/test_layers.py keeps their count from growing):
+//! imports that comes back, and tests/test_layers.py keeps it at none):
 //! - leaves: `units`, `error`, `limits`, `kernel` (the Linux constants the models follow),
 //!   `params` (typed parameters from TOML for every registry);
 //! - settings and data: `energy`, `device` (devices and their catalog), `config` (`SimConfig`,
 //!   each knob declared once), `trace` (formats, generator);
-//! - what a run is made of: `policy` (victim order), `swap` (backends, admissions), `meters`;
-//! - `plan`: a config resolved against the catalog (it also reads the engine's `SwapSemantics`);
+//! - what a run is made of: `policy` (victim order), `swap` (backends, admissions, semantics),
+//!   `meters`;
+//! - `plan`: a config resolved against the catalog (swap semantics, the backend, the costs);
 //! - `engine` (residency, faults, swap, typed outcomes), driven by the two ways in: `replay` (a
 //!   page trace) and `system` (the phone: app usage made into page touches);
 //! - results: `run` (`RunResult`), `records` (their schema), and `mrc` (miss-ratio curves).
-//!
-//! One circle is left (issue 60): a device's spec checks its backend's name in `swap::backend`'s
-//! registry, and the backends read devices.
 
 pub mod config;
 pub mod device;

@@ -5,7 +5,7 @@
 
 use crate::config::{check_direct_read, check_page_size, AnonFirstTouch, SimConfig};
 use crate::device::{Catalog, Device, TierModel};
-use crate::engine::SwapSemantics;
+use crate::swap::SwapSemantics;
 use crate::error::{Error, Result};
 use crate::policy::{self, IoCosts};
 use crate::swap::{self, backend::SwapBackend, SwapAdmission};

@@ -31,6 +31,15 @@ impl DeviceKind {
             DeviceKind::Zram => "zram",
         }
     }
+
+    /// The swap backend a device of this kind has when it names none: zram keeps its pages in
+    /// zram, every other kind is a block device. The names are `swap::backend::NAMES`' (tested).
+    pub fn default_backend(self) -> &'static str {
+        match self {
+            DeviceKind::Zram => "zram",
+            _ => "block",
+        }
+    }
 }
 
 /// A resolved device model. Latency and energy are per 4 KiB page operation.

@@ -39,6 +39,8 @@ pub(super) struct DeviceSpec {
     /// `orig_data_size / mem_used_total`); ≥ 1.
     compression_ratio: Option<f64>,
     /// As swap: the backend keeping its pages (`mobmem devices --backends`); by kind when absent.
+    /// The name is checked where the device becomes a run's swap (`swap::backend::build`), so the
+    /// device layer does not read the swap layer above it.
     backend: Option<String>,
     /// The backend's parameters (zram-writeback: its backing device, idle time, daily limit).
     #[serde(default)]
@@ -136,14 +138,6 @@ impl DeviceSpec {
             }
             (_, None) => None,
         };
-        if let Some(b) = &self.backend {
-            if !crate::swap::backend::NAMES.contains(&b.as_str()) {
-                return Err(Error::config(
-                    format!("devices.{name}.backend"),
-                    format!("unknown swap backend {b:?}; known: {}", crate::swap::backend::NAMES.join(", ")),
-                ));
-            }
-        }
         let mapped_read_ns = match (self.kind, self.mapped_read_ns) {
             (_, None) => 0.0,
             (DeviceKind::Nvm, Some(v)) if v >= 0.0 && v.is_finite() => v,
@@ -178,7 +172,7 @@ impl DeviceSpec {
             write_bw,
             mapped_read_ns,
             compression_ratio,
-            backend: self.backend.unwrap_or_else(|| crate::swap::backend::default_for(self.kind).to_string()),
+            backend: self.backend.unwrap_or_else(|| self.kind.default_backend().to_string()),
             backend_params: self.backend_params,
             source: self.source,
         })

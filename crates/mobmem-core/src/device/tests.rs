@@ -50,9 +50,14 @@ fn swap_backends_by_kind_by_name_and_their_errors() {
     assert_eq!((w.backing.name.as_str(), w.idle_s, w.first_s), ("ufs31", 86400.0, 86400.0));
     assert_eq!((w.mark_idle_s, w.capacity_pages(4096)), (Some(3600.0), 131072));
     let mut c2 = c.clone();
-    let e = c2.add_toml("[x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nbackend = \"tape\"\n", Path::new("d.toml"));
-    let e = e.unwrap_err().to_string();
-    assert!(e.contains("devices.x.backend") && e.contains("zram-writeback"), "{e}");
+    // An unknown backend is refused where the device becomes swap, naming the field and the
+    // registry.
+    c2.add_toml("[x]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nbackend = \"tape\"\n", Path::new("d.toml")).unwrap();
+    let e = crate::swap::backend::build(c2.get("x", "swap").unwrap(), &c2).err().unwrap().to_string();
+    assert!(e.contains("devices.x.backend") && e.contains("\"tape\"") && e.contains("zram-writeback"), "{e}");
+    for kind in [DeviceKind::Flash, DeviceKind::Nvm, DeviceKind::Dram, DeviceKind::Zram] {
+        assert!(crate::swap::backend::NAMES.contains(&kind.default_backend()), "{kind:?}");
+    }
     let text = "[z]\nkind = \"zram\"\ncompression_ratio = 2.0\nread_ns = 1\nwrite_ns = 1\nbackend = \"block\"\n";
     c2.add_toml(text, Path::new("d.toml")).unwrap();
     let e = crate::swap::backend::build(c2.get("z", "swap").unwrap(), &c2).err().unwrap().to_string();

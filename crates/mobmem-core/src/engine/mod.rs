@@ -26,7 +26,7 @@ use crate::swap::{Owners, Scope, SwapAdmission};
 pub(crate) use build::{Setup, WritebackRounds};
 pub(crate) use memory::Memory;
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
-pub use pages::SwapSemantics;
+pub use crate::swap::SwapSemantics;
 pub use pages::Tally;
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};

@@ -5,8 +5,10 @@ pub mod admission;
 pub mod backend;
 pub mod history;
 pub mod hotness;
+pub mod semantics;
 
 pub use admission::{
     counts_as_live, OwnerState, Owners, Reuse, ReuseUnit, Scope, SwapAdmission, COLD, HOT, SHARED, WARM,
 };
 pub use backend::SwapBackend;
+pub use semantics::SwapSemantics;

@@ -11,6 +11,7 @@ mod sealed;
 use crate::error::{Error, Result};
 use crate::meters::Meters;
 use crate::policy::Access;
+use crate::swap::SwapSemantics;
 use crate::trace::{Kind, PageId, PageSpace};
 pub use extras::{Idle, Lifetimes, Slots, Tally};
 pub use flags::*;
@@ -51,24 +52,6 @@ pub struct Pages {
     /// and `meters` sums them into swap-outs, swap-cache drops, write-backs and file drops
     /// (counting the four at every eviction measured 3–5% of FIFO's replay at 10% memory).
     evicted: [u64; 8],
-}
-
-/// What a swap-in keeps and what a first touch of an anon page reads. Linux keeps the swap copy of
-/// a page read back until the page is written (the swap cache), and zero-fills a new anon page.
-/// The SPO-CLOCK paper can be read otherwise (docs/POLICIES.md): its swap holds the whole memory
-/// image, and swap writes dominate whatever the policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SwapSemantics {
-    /// A swapped-in page keeps its copy until written; `false`: the copy is dropped at swap-in, so
-    /// the page is written to swap again when it is evicted.
-    pub swap_cache: bool,
-    /// A first touch of an anon page reads its image from swap instead of zero-filling it (the
-    /// page then has no valid copy, as after a write).
-    pub first_touch_from_swap: bool,
-}
-
-impl SwapSemantics {
-    pub const LINUX: SwapSemantics = SwapSemantics { swap_cache: true, first_touch_from_swap: false };
 }
 
 const NO: u32 = u32::MAX;

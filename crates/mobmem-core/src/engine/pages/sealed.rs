@@ -4,7 +4,8 @@
 //! bumps only the counters of what it decides itself (hits, vetoes, OOM kills) in `m`.
 
 use super::extras::{Idle, Lifetimes, Slots, Tally};
-use super::{Pages, SwapSemantics, ANON, BACKED, NVM_MAPPED, RESIDENT, SEEN, SWAP_VALID};
+use super::{Pages, ANON, BACKED, NVM_MAPPED, RESIDENT, SEEN, SWAP_VALID};
+use crate::swap::SwapSemantics;
 use crate::trace::PageId;
 
 impl Pages {

@@ -117,11 +117,3 @@ backends! {
     "ariadne" => ariadne::Ariadne : "zram compressing by hotness class (Ariadne): hot and warm pages in small chunks, cold ones in large chunks, the next page decompressed ahead of a read",
     "zram-writeback" => zram_writeback::ZramWriteback : "zram whose idle copies are written back to a backing flash device (Android), within a daily limit",
 }
-
-/// The backend a device of `kind` has when it names none.
-pub fn default_for(kind: crate::device::DeviceKind) -> &'static str {
-    match kind {
-        crate::device::DeviceKind::Zram => "zram",
-        _ => "block",
-    }
-}
