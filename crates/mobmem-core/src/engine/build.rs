@@ -1,11 +1,15 @@
-//! Building an engine: both ways in fill one `Setup` — a page-level run from its `plan::Plan`
-//! (`crate::replay`), a phone from its layout and devices (`system::sim::setup`) — and `Engine::build`
-//! turns it into an engine. What a swap backend means for the engine is decided here, once.
+//! Building an engine: both ways in fill one `Setup` from their resolved swap (`plan::SwapPlan`,
+//! `Setup::with_swap`) — a page-level run from its `plan::Plan` (`crate::replay`), a phone from
+//! its layout (`system::sim::setup`) — and `Engine::build` turns it into an engine. What a swap
+//! backend means for the engine is decided here, once.
 
 use super::pages::Pages;
 use super::{Engine, SwapSemantics, WritebackSchedule};
+use crate::plan::SwapPlan;
 use crate::policy::Policy;
 use crate::swap::backend::SwapBackend;
+use crate::swap::backend::Ticks;
+use crate::swap::backend::WritebackRounds;
 use crate::swap::Scope;
 use crate::swap::{Owners, SwapAdmission};
 use crate::trace::PageSpace;
@@ -39,27 +43,6 @@ pub(crate) struct Setup {
     pub owner_swap_outs: bool,
 }
 
-/// zram writeback's schedule in an engine's ticks: rounds at `first`, then every `every`, at most
-/// `limit` pages each and `cap` on the backing device in all; a one-time idle marking at
-/// `mark_at` (`u64::MAX`: none).
-#[derive(Debug, Clone, Copy)]
-pub struct WritebackRounds {
-    pub every: u64,
-    pub first: u64,
-    pub mark_at: u64,
-    pub limit: u64,
-    pub cap: u64,
-    pub by_access: bool,
-}
-
-impl WritebackRounds {
-    /// A round every `every` ticks from the start, at most `limit` pages each, no other bound.
-    #[cfg(test)]
-    pub(crate) fn every(every: u64, limit: u64, by_access: bool) -> WritebackRounds {
-        WritebackRounds { every, first: every, mark_at: u64::MAX, limit, cap: u64::MAX, by_access }
-    }
-}
-
 impl Setup {
     /// `frames` frames and `swap_cap` slots on `backend` (`None`: swap off), as Linux runs them:
     /// zram's pool takes frames of memory, and a synchronous-I/O device (zram) frees a swap-in's
@@ -81,6 +64,18 @@ impl Setup {
             oom_kill: false,
             owner_swap_outs: false,
         }
+    }
+}
+
+impl Setup {
+    /// `frames` frames and `swap_cap` slots with the resolved swap `plan`: its backend, what a
+    /// swap-in keeps, the read-around and writeback's rounds in `ticks`. Both ways in start here.
+    pub fn with_swap(frames: usize, swap_cap: u64, plan: &SwapPlan, page_size: u64, ticks: Ticks) -> Setup {
+        let mut s = Setup::new(frames, swap_cap, plan.backend.as_deref());
+        s.semantics = plan.semantics;
+        s.page_cluster = plan.page_cluster;
+        s.writeback = plan.writeback_rounds(page_size, ticks);
+        s
     }
 }
 

@@ -22,11 +22,11 @@ mod readahead;
 pub(crate) mod tiered;
 mod writeback;
 
+pub use crate::swap::SwapSemantics;
 use crate::swap::{Owners, Scope, SwapAdmission};
-pub(crate) use build::{Setup, WritebackRounds};
+pub(crate) use build::Setup;
 pub(crate) use memory::Memory;
 pub use outcome::{Evictions, Fault, Held, MemoryView, Outcome, Reclaimed, Shortfall, SwapLifetimes};
-pub use crate::swap::SwapSemantics;
 pub use pages::Tally;
 use pages::{becomes_anon, FaultIo, Pages};
 pub(crate) use pages::{EvictIo, ANON, FILE_FIXED};

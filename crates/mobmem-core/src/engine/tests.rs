@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::policy::{self, IoCosts, PolicySetup, PolicyVisitor};
+use crate::swap::backend::WritebackRounds;
 use crate::swap::{Owners, Scope, SwapAdmission};
 use crate::trace::gen::Rng;
 use crate::trace::PageSpace;

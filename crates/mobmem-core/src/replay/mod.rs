@@ -10,7 +10,7 @@ mod timeline;
 use crate::config::SimConfig;
 use crate::device::Catalog;
 use crate::engine::tiered::{self, Tiered};
-use crate::engine::{Engine, Memory, Setup, WritebackRounds};
+use crate::engine::{Engine, Memory, Setup};
 use crate::error::{Error, Result};
 use crate::meters::Meters;
 use crate::parallel::parallel;
@@ -18,6 +18,7 @@ use crate::plan::{self, Plan};
 use crate::policy::hybrid::{self, Stacked, TierPolicy, TierPolicyVisitor, TierSetup};
 use crate::policy::{self, Policy, PolicySetup, PolicyVisitor};
 use crate::run::RunResult;
+use crate::swap::backend::Ticks;
 use crate::swap::{self, Scope};
 use crate::trace::stream::{self, Survey};
 use crate::trace::{PageSpace, ReadOptions, Trace, TraceStats};
@@ -225,28 +226,13 @@ pub(crate) fn simulate_sampled(
 fn flat_setup(plan: Plan, footprint: u64, sample_rate: f64) -> Setup {
     let Plan { resolved: r, frames, swap_pages, .. } = plan;
     let cfg = &r.given;
-    let backend = r.backend.as_ref();
-    let mut s = Setup::new(frames as usize, swap_pages.unwrap_or(u64::MAX), Some(backend));
+    // Page traces count time in accesses (`Ticks::Accesses`): the engine runs writeback's rounds.
+    let ticks = Ticks::Accesses { cpu_ns_per_access: cfg.cpu_ns_per_access, footprint };
+    let mut s = Setup::with_swap(frames as usize, swap_pages.unwrap_or(u64::MAX), &r.swap, cfg.page_size, ticks);
     s.direct_read = cfg.direct_read;
-    s.semantics = r.semantics;
-    s.page_cluster = if backend.synchronous_io() { 0 } else { cfg.page_cluster.order() };
     s.zram = s.zram.filter(|_| cfg.zram_in_memory);
     // A miniature simulation's memory is `sample_rate` of the full one: so is its batch.
     s.reclaim_batch = (cfg.reclaim_batch as f64 * sample_rate).round() as u64;
-    // Page traces count time in accesses: a round every idle_s of their CPU time, and at least
-    // one access per page between rounds (a round scans every page, so the rounds cost at most
-    // as much as the accesses).
-    s.writeback = backend.writeback().map(|w| {
-        let ticks = |s: f64| (s * 1e9 / cfg.cpu_ns_per_access.max(1e-3)).min(u64::MAX as f64) as u64;
-        WritebackRounds {
-            every: ticks(w.idle_s).max(footprint),
-            first: ticks(w.first_s).max(footprint),
-            mark_at: w.mark_idle_s.map_or(u64::MAX, ticks),
-            limit: w.limit_pages(cfg.page_size),
-            cap: w.capacity_pages(cfg.page_size),
-            by_access: true,
-        }
-    });
     if cfg.swap_admission != swap::admission::DEFAULT {
         s.admission = Some((r.admission, swap::Owners::default()));
     }
@@ -263,8 +249,8 @@ fn run_plan(
 ) -> Result<RunResult> {
     let config = plan.echo();
     let cfg = config.given.clone();
-    let (swap, storage, costs) = (config.swap.clone(), config.storage.clone(), plan.resolved.costs);
-    let backing = plan.resolved.backend.writeback().map(|w| w.backing.clone());
+    let (swap, storage, costs) = (config.swap.clone(), config.storage.clone(), plan.resolved.swap.costs);
+    let backing = plan.resolved.backend().writeback().map(|w| w.backing.clone());
     let footprint = trace.num_pages() as u64;
     let swap_cap = plan.swap_pages.unwrap_or(u64::MAX);
     let start = Instant::now();

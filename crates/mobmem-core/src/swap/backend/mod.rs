@@ -50,6 +50,63 @@ impl Writeback {
     }
 }
 
+/// zram writeback's schedule in an engine's ticks: rounds at `first`, then every `every`, at most
+/// `limit` pages each and `cap` on the backing device in all; a one-time idle marking at
+/// `mark_at` (`u64::MAX`: none).
+#[derive(Debug, Clone, Copy)]
+pub struct WritebackRounds {
+    pub every: u64,
+    pub first: u64,
+    pub mark_at: u64,
+    pub limit: u64,
+    pub cap: u64,
+    pub by_access: bool,
+}
+
+impl WritebackRounds {
+    /// A round every `every` ticks from the start, at most `limit` pages each, no other bound.
+    #[cfg(test)]
+    pub(crate) fn every(every: u64, limit: u64, by_access: bool) -> WritebackRounds {
+        WritebackRounds { every, first: every, mark_at: u64::MAX, limit, cap: u64::MAX, by_access }
+    }
+}
+
+/// The clock an engine counts writeback's rounds in.
+#[derive(Debug, Clone, Copy)]
+pub enum Ticks {
+    /// A page trace's accesses, `cpu_ns_per_access` of CPU time each; a round comes at least one
+    /// access per page after the last (a round scans every page, so the rounds cost at most as
+    /// much as the accesses); the engine runs the rounds.
+    Accesses { cpu_ns_per_access: f64, footprint: u64 },
+    /// Simulated nanoseconds; the caller (the phone) runs the rounds.
+    Ns,
+}
+
+impl Writeback {
+    /// Its rounds at `page_size`, in `ticks`: from `first_s`, then every `idle_s`, at most the
+    /// daily budget's share each; a one-time idle marking at `mark_idle_s`.
+    pub fn rounds(&self, page_size: u64, ticks: Ticks) -> WritebackRounds {
+        let at = |s: f64| match ticks {
+            Ticks::Accesses { cpu_ns_per_access, .. } => {
+                (s * 1e9 / cpu_ns_per_access.max(1e-3)).min(u64::MAX as f64) as u64
+            }
+            Ticks::Ns => (s * 1e9) as u64,
+        };
+        let (floor, by_access) = match ticks {
+            Ticks::Accesses { footprint, .. } => (footprint, true),
+            Ticks::Ns => (0, false),
+        };
+        WritebackRounds {
+            every: at(self.idle_s).max(floor),
+            first: at(self.first_s).max(floor),
+            mark_at: self.mark_idle_s.map_or(u64::MAX, at),
+            limit: self.limit_pages(page_size),
+            cap: self.capacity_pages(page_size),
+            by_access,
+        }
+    }
+}
+
 /// A swap backend.
 pub trait SwapBackend: Send + Sync {
     /// The swap device: latency, energy, kind.

@@ -5,9 +5,12 @@
 use super::io::{Dev, Devices, Stall};
 use super::procs::{Proc, NOT_STARTED_ADJ};
 use super::{PhoneRun, World, MAX_SESSION_TOUCHES};
-use crate::engine::{Engine, Setup, WritebackRounds};
+use crate::config::{AnonFirstTouch, SwapCache};
+use crate::engine::{Engine, Setup};
 use crate::error::{Error, Result};
+use crate::plan::{SwapPlan, SwapSettings};
 use crate::policy::{IoCosts, Policy};
+use crate::swap::backend::Ticks;
 use crate::swap::{self, OwnerState, Owners};
 use crate::system::catalog::AppProfile;
 use crate::system::killer::{self, KillerSetup};
@@ -108,22 +111,22 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     debug_assert!(procs[first_app_pid..].iter().all(|p| p.adj == NOT_STARTED_ADJ));
 
     let (swap, storage) = phone.devices(r.devices)?;
-    let backend = swap.as_ref().map(|s| swap::backend::build(s, r.devices)).transpose()?;
-    let io_dev = swap.as_ref().unwrap_or(&storage);
-    // zram (a synchronous-I/O device) frees a page's copy at swap-in and reads no neighbours;
-    // a block device keeps the swap cache and reads around.
-    let synchronous = backend.as_ref().is_some_and(|b| b.synchronous_io());
-    let costs = IoCosts {
-        swap_read_ns: io_dev.read_time_ns(1, ps),
-        swap_write_ns: io_dev.write_time_ns(1, ps),
-        file_read_ns: storage.read_time_ns(1, ps),
-        file_write_ns: storage.write_time_ns(1, ps),
-        clean_anon_evict_ns: if synchronous { io_dev.write_time_ns(1, ps) } else { 0.0 },
+    // The phone's swap resolves as a page run's does (`plan::SwapPlan`): Linux's swap cache by
+    // device, zero-filled first touches.
+    let settings = SwapSettings {
+        swap: swap.as_ref(),
+        storage: &storage,
+        page_size: ps,
+        swap_cache: SwapCache::Device,
+        anon_first_touch: AnonFirstTouch::Zero,
+        page_cluster: phone.page_cluster,
     };
+    let swap_plan = SwapPlan::resolve(&settings, r.devices)?;
+    let backend = swap_plan.backend.as_deref();
     // Queues: the file store 0; swap 1 unless it is the file store's device; zram writeback's
     // backing device its own (2) unless it is the file store's.
     let shared_queue = swap.as_ref().is_some_and(|s| s.name == storage.name);
-    let wb = backend.as_ref().and_then(|b| b.writeback().cloned());
+    let wb = backend.and_then(|b| b.writeback().cloned());
     let backing_q = wb.as_ref().map(|w| if w.backing.name == storage.name { 0 } else { 2 });
     let queues = if backing_q == Some(2) {
         3
@@ -134,12 +137,12 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     };
     let mut io = Devices::new(
         swap.map(|model| Dev { model, q: if shared_queue { 0 } else { 1 } }),
-        backend.as_ref().is_some_and(|b| b.on_cpu()),
+        backend.is_some_and(|b| b.on_cpu()),
         wb.as_ref().map(|w| Dev { model: w.backing.clone(), q: backing_q.unwrap_or(0) }),
         Dev { model: storage, q: 0 },
         queues,
     );
-    io.classes = backend.as_ref().and_then(|b| b.classes()).cloned().map(super::classes::Classes::new);
+    io.classes = backend.and_then(|b| b.classes()).cloned().map(super::classes::Classes::new);
     let dram_bytes = layout.dram_pages * ps;
     let killer_setup = KillerSetup { dram_bytes, page_size: ps };
     let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
@@ -151,27 +154,15 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         .map(|p| OwnerState { reuse: p.app.map(|a| history.reuse(a)), ..OwnerState::new(p.adj, p.alive) })
         .collect();
     let live = (0..procs.len()).filter(|&i| procs[i].alive).collect();
-    let mut setup = Setup::new(layout.frames as usize, layout.swap_pages, backend.as_deref());
+    // The phone keeps simulated time in ns and runs writeback's rounds itself (`Ticks::Ns`).
+    let mut setup = Setup::with_swap(layout.frames as usize, layout.swap_pages, &swap_plan, ps, Ticks::Ns);
     setup.direct_read = phone.direct_read;
-    // zram (a synchronous-I/O device) reads no neighbours; a block device reads around.
-    setup.page_cluster = if io.swap.is_some() && !synchronous { phone.page_cluster.order() } else { 0 };
-    // Rounds from first_s, then every idle_s of simulated time (ns), at most the daily budget's
-    // share each; a one-time idle marking at mark_idle_s.
-    let ns = |s: f64| (s * 1e9) as u64;
-    setup.writeback = wb.map(|w| WritebackRounds {
-        every: ns(w.idle_s),
-        first: ns(w.first_s),
-        mark_at: w.mark_idle_s.map_or(u64::MAX, ns),
-        limit: w.limit_pages(ps),
-        cap: w.capacity_pages(ps),
-        by_access: false,
-    });
     let owners = Owners { of_page: pids, procs: states, ..Owners::default() };
     setup.admission = Some((admission, owners));
     setup.owner_swap_outs = true;
     // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
     setup.lifetimes = Some(crate::system::meters::lifetime_marks_ns());
-    let spec = EngineSpec { kinds, costs, setup };
+    let spec = EngineSpec { kinds, costs: swap_plan.costs, setup };
     let apps = profiles
         .iter()
         .map(|p| AppSummary { app: p.name.clone(), category: p.category.clone(), known: p.known, ..Default::default() })

@@ -3,24 +3,24 @@
 //! combination once, and the run is built from the `Plan` alone. The result's config echo is the
 //! plan serialized: the knobs as given, with what they resolved to in place of names and shares.
 
-use crate::config::{check_direct_read, check_page_size, AnonFirstTouch, SimConfig};
+mod swap;
+
+use crate::config::{check_direct_read, check_page_size, SimConfig};
 use crate::device::{Catalog, Device, TierModel};
-use crate::swap::SwapSemantics;
 use crate::error::{Error, Result};
-use crate::policy::{self, IoCosts};
-use crate::swap::{self, backend::SwapBackend, SwapAdmission};
+use crate::policy;
+use crate::swap::{backend::SwapBackend, SwapAdmission, SwapSemantics};
 use serde::{Serialize, Serializer};
+
+pub use swap::{SwapPlan, SwapSettings};
 
 /// Everything a config resolves to before it meets a trace: its devices, the swap backend, the
 /// policy's and the admission's parameters with their defaults, and what a swap-in keeps.
 pub struct Resolved {
     pub given: SimConfig,
-    /// The swap device and how it keeps pages (block, zram, zram with writeback).
-    pub backend: Box<dyn SwapBackend>,
-    pub storage: Device,
-    pub semantics: SwapSemantics,
-    /// What the policy may weigh: the devices' latencies for one page.
-    pub costs: IoCosts,
+    /// The swap device, its backend (block, zram, zram with writeback), the file store, what a
+    /// swap-in keeps, the costs a policy weighs and the read-around: resolved as a phone's are.
+    pub swap: SwapPlan,
     /// The policy's parameters, defaults filled in.
     pub params: serde_json::Value,
     /// The swap admission, and its parameters with defaults filled in.
@@ -63,32 +63,32 @@ impl Resolved {
         }
         let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
         let swap = catalog.get(&cfg.swap, "swap")?;
-        let storage = catalog.get(&cfg.storage, "storage")?.clone();
+        let storage = catalog.get(&cfg.storage, "storage")?;
         check_direct_read(cfg.direct_read, Some(swap))?;
-        let (admission, admission_params) = swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?;
-        let backend = swap::backend::build(swap, catalog)?;
+        let (admission, admission_params) =
+            crate::swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?;
+        let settings = SwapSettings {
+            swap: Some(swap),
+            storage,
+            page_size: cfg.page_size,
+            swap_cache: cfg.swap_cache,
+            anon_first_touch: cfg.anon_first_touch,
+            page_cluster: cfg.page_cluster,
+        };
+        let swap_plan = SwapPlan::resolve(&settings, catalog)?;
+        let backend =
+            swap_plan.backend.as_deref().ok_or_else(|| Error::Invariant("a page run's swap is off".into()))?;
         if backend.classes().is_some() {
             // Its classes are the phone's lists, marked by launches; a page trace has none.
             let why =
                 format!("{:?} compresses by hotness class, which only the phone level keeps (mobmem phone)", cfg.swap);
             return Err(Error::config("swap", why));
         }
-        let semantics = SwapSemantics {
-            swap_cache: cfg.swap_cache.keeps(backend.synchronous_io()),
-            first_touch_from_swap: cfg.anon_first_touch == AnonFirstTouch::Swap,
-        };
-        let ps = cfg.page_size;
-        let costs = IoCosts {
-            swap_read_ns: swap.read_time_ns(1, ps),
-            swap_write_ns: swap.write_time_ns(1, ps),
-            file_read_ns: storage.read_time_ns(1, ps),
-            file_write_ns: storage.write_time_ns(1, ps),
-            clean_anon_evict_ns: if semantics.swap_cache { 0.0 } else { swap.write_time_ns(1, ps) },
-        };
+        let semantics = swap_plan.semantics;
         let tier_models = match &cfg.tiers {
             Some(t) => {
-                t.validate(catalog, ps)?;
-                check_tiers(cfg, backend.as_ref(), semantics)?;
+                t.validate(catalog, cfg.page_size)?;
+                check_tiers(cfg, backend, semantics)?;
                 Some((catalog.tier(&t.dram, "tiers.dram")?.clone(), catalog.tier(&t.pcm, "tiers.pcm")?.clone()))
             }
             None if policy::needs_tiers(&cfg.policy) => {
@@ -102,17 +102,12 @@ impl Resolved {
             }
             None => None,
         };
-        Ok(Resolved {
-            given: cfg.clone(),
-            backend,
-            storage,
-            semantics,
-            costs,
-            params,
-            admission,
-            admission_params,
-            tier_models,
-        })
+        Ok(Resolved { given: cfg.clone(), swap: swap_plan, params, admission, admission_params, tier_models })
+    }
+
+    /// The swap backend: a page run always has a swap device (`Resolved::new` refuses otherwise).
+    pub fn backend(&self) -> &dyn SwapBackend {
+        self.swap.backend.as_deref().expect("a page run has a swap device (checked in Resolved::new)")
     }
 
     /// The plan for a trace of `footprint` distinct pages.
@@ -162,7 +157,7 @@ fn check_tiers(cfg: &SimConfig, backend: &dyn SwapBackend, semantics: SwapSemant
         let why = "a swap copy dropped at swap-in and anon_first_touch = \"swap\" are not modelled with PCM tiers";
         return refuse("swap_cache", why.into());
     }
-    if cfg.swap_admission != swap::admission::DEFAULT {
+    if cfg.swap_admission != crate::swap::admission::DEFAULT {
         let why =
             format!("{:?} is not modelled with PCM tiers (swap admissions run on flat memory)", cfg.swap_admission);
         return refuse("swap_admission", why);
@@ -190,7 +185,7 @@ impl Plan {
 
     /// The swap device.
     pub fn swap(&self) -> &Device {
-        self.resolved.backend.device()
+        self.resolved.backend().device()
     }
 
     /// The config echo of a result.
@@ -201,10 +196,10 @@ impl Plan {
             params: r.params.clone(),
             frames: self.frames,
             swap: self.swap().clone(),
-            storage: r.storage.clone(),
+            storage: r.swap.storage.clone(),
             swap_pages: self.swap_pages,
             swap_admission_params: r.admission_params.clone(),
-            swap_cache: r.semantics.swap_cache,
+            swap_cache: r.swap.semantics.swap_cache,
             tiers: self.tiers.clone(),
         }
     }
