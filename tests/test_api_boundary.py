@@ -279,3 +279,21 @@ def test_type_hints_resolve_at_run_time():
     ):
         hints = typing.get_type_hints(fn)
         assert "return" in hints, fn.__name__
+
+
+def test_a_thread_or_worker_count_past_the_cores_is_capped_with_a_message(capsys):
+    cores = len(os.sched_getaffinity(0))
+    configs = [{"policy": p, "memory": "50%"} for p in ("lru", "fifo", "clock")]
+    few = mobmem.run_configs(SMALL, configs, threads=1)
+    assert capsys.readouterr().err == ""
+    many = mobmem.run_configs(SMALL, configs, threads=10**9)
+    err = capsys.readouterr().err
+    assert f"threads = {10**9} is more than the {cores} cores there are" in err, err
+    # The same runs, in the same order, whatever the count.
+    assert [r.faults for r in many] == [r.faults for r in few]
+    two = ph.phone_grid([ph.job(USAGE, "nexus5")] * 2, threads=10**6)
+    assert "threads = 1000000 is more than" in capsys.readouterr().err
+    assert two[0].row() == two[1].row()
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.run_configs(SMALL, configs, threads=-1)
+    assert e.value.field == "threads"

@@ -11,6 +11,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import import_circles as ic  # noqa: E402
 
+
 def test_the_python_package_has_no_import_circle():
     assert ic.circles(ic.python_graph(ROOT / "python" / "mobmem")) == []
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,6 +92,18 @@ def whole(field: str, v: Any, minimum: int = 0, maximum: int = MAX_WHOLE) -> int
     n = int(v.__index__())
     if not minimum <= n <= maximum:
         raise error(field, f"a whole number from {minimum} to {maximum}", n)
+    return n
+
+
+def workers(field: str, v: Any) -> int:
+    """A thread or worker count: a whole number ≥ 0 (0: every core). More than the cores there are
+    buys nothing (the runs are CPU-bound) and can pass what the process may start: capped at the
+    cores, with a message on stderr."""
+    n = whole(field, v)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if n > cores:
+        print(f"mobmem: {field} = {n} is more than the {cores} cores there are: {cores}", file=sys.stderr)
+        return cores
     return n
 
 

@@ -278,7 +278,7 @@ def run_configs(
         t._t,
         _args.to_json(cfgs),
         _dev(devices),
-        whole("threads", threads),
+        _args.workers("threads", threads),
     )
     return [RunResult(d) for d in json.loads(out)]
 

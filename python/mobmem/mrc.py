@@ -169,7 +169,7 @@ def sampled(
         sample_size=size,
         seed=whole("seed", seed),
         reading=_args.opt_text("reading", reading),
-        threads=whole("threads", threads),
+        threads=_args.workers("threads", threads),
         devices=_dev(devices),
     )
     wall = time.perf_counter() - start

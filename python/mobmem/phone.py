@@ -279,7 +279,6 @@ def phone_grid(
 ) -> Any:
     """Runs many jobs in parallel (GIL released); results in the jobs' order, or one DataFrame row
     per run (:meth:`PhoneResult.row`) with ``frame=True``."""
-    from .api import whole
     from .errors import ConfigError
 
     js = _args.mappings("jobs", jobs)
@@ -287,7 +286,7 @@ def phone_grid(
         raise ConfigError("jobs: no job given", "jobs")
     a = _args
     files = (a.opt_path("phones", phones), a.opt_path("apps", apps), a.opt_path("devices", devices))
-    text = _core.simulate_phones(a.to_json(js), *files, whole("threads", threads))
+    text = _core.simulate_phones(a.to_json(js), *files, _args.workers("threads", threads))
     runs = [PhoneResult(d) for d in json.loads(text)]
     if a.flag("frame", frame):
         from ._optional import need

@@ -11,16 +11,20 @@ pub(crate) fn parallel<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> R
             .min(n.max(1));
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<Result<T>>>> = Mutex::new((0..n).map(|_| None).collect());
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            break;
+        }
+        let r = f(i);
+        out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+    };
     std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let r = f(i);
-                out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-            });
+        // A thread the system will not start (its limit on threads or memory) is not an abort:
+        // the ones started take its share, and with none this thread does the work.
+        let started = (0..threads).take_while(|_| std::thread::Builder::new().spawn_scoped(s, work).is_ok()).count();
+        if started == 0 {
+            work();
         }
     });
     out.into_inner()

@@ -234,12 +234,12 @@ def sweep(
 ) -> dict[str, Any]:
     """Runs what the store lacks; returns how many runs there are, were stored before, ran now,
     and how many the store holds at the end (counted there, never assumed)."""
-    from ..api import whole
+    from .._args import workers as worker_count
     from .spec import build
 
     if not isinstance(exp, Experiment):
         raise ConfigError(f"sweep: an Experiment (from experiment.load), got {exp!r}", "experiment")
-    workers = whole("workers", workers)
+    workers = worker_count("workers", workers)
     if dask is not None and not (isinstance(dask, str) and _ADDRESS.fullmatch(dask)):
         raise ConfigError(
             f"dask: 'local' or a scheduler's address (tcp://host:8786, host:8786), got {dask!r}", "dask"

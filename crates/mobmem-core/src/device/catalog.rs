@@ -50,18 +50,26 @@ impl<'de> Deserialize<'de> for DeviceFile {
 #[derive(Debug, Clone)]
 pub struct Catalog {
     devices: BTreeMap<String, Device>,
+    /// Each device's table as written (the presets' and the files'), for a later file that
+    /// names the device to override fields of.
+    written: BTreeMap<String, toml::Table>,
     models: BTreeMap<String, EnergyModel>,
     tiers: BTreeMap<String, TierModel>,
 }
 
-/// The built-in device and tier presets as written (a user file overrides a device whole, so a
-/// caller changing one field of a preset starts from its table here).
+/// The built-in device and tier presets as written (a devices file naming a preset overrides the
+/// fields it sets; a run file's `[devices]` table, typed as it is read, gives a device whole).
 pub const PRESETS: &str = include_str!("presets.toml");
 
 impl Catalog {
     /// The built-in presets.
     pub fn builtin() -> Catalog {
-        let mut c = Catalog { devices: BTreeMap::new(), models: BTreeMap::new(), tiers: BTreeMap::new() };
+        let mut c = Catalog {
+            devices: BTreeMap::new(),
+            written: BTreeMap::new(),
+            models: BTreeMap::new(),
+            tiers: BTreeMap::new(),
+        };
         c.add_models_toml(crate::energy::MODELS, Path::new("<built-in energy models>"))
             .expect("built-in energy models are valid (tested)");
         c.add_toml(PRESETS, Path::new("<built-in presets>")).expect("built-in device presets are valid (tested)");
@@ -89,11 +97,47 @@ impl Catalog {
         self.models.iter()
     }
 
-    /// Adds (or overrides) devices from TOML text.
-    /// A table `[energy_models.NAME]` in the same file adds energy models (read first, so the
-    /// file's devices may name them).
+    /// Adds devices from TOML text. A table named as a device already there (a preset) overrides
+    /// the fields it sets and keeps the others; a new name is a whole device. A table
+    /// `[energy_models.NAME]` in the same file adds energy models (read first, so the file's
+    /// devices may name them).
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        self.add_file(crate::error::from_toml(origin, text)?)
+        let mut doc: toml::Table = crate::error::from_toml(origin, text)?;
+        let named = |k: &String| k != "energy_models" && k != "tiers";
+        let mut written: BTreeMap<String, toml::Table> = BTreeMap::new();
+        for (k, v) in doc.iter_mut().filter(|(k, _)| named(k)) {
+            if let toml::Value::Table(t) = v {
+                if let Some(base) = self.written.get(k) {
+                    let mut merged = base.clone();
+                    // A latency given one way replaces the preset's given the other.
+                    for (a, b) in [("read_ns", "read_iops"), ("write_ns", "write_iops")] {
+                        for (given, other) in [(a, b), (b, a)] {
+                            if t.contains_key(given) {
+                                merged.remove(other);
+                            }
+                        }
+                    }
+                    merged.extend(std::mem::take(t));
+                    *t = merged;
+                }
+                written.insert(k.clone(), t.clone());
+            }
+        }
+        let file: DeviceFile = if written.keys().all(|k| !self.written.contains_key(k)) {
+            // Nothing merged: typed from the text, so that an error names its line.
+            crate::error::from_toml(origin, text)?
+        } else {
+            serde_path_to_error::deserialize(toml::Value::Table(doc)).map_err(|e| {
+                let key = e.path().to_string();
+                Error::config(
+                    format!("devices.{key}"),
+                    format!("{}: {}", origin.display(), e.into_inner().message().trim()),
+                )
+            })?
+        };
+        self.add_file(file)?;
+        self.written.extend(written);
+        Ok(())
     }
 
     /// Adds what a parsed devices file (or a run file's `[devices]`) holds.

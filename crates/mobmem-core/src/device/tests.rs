@@ -111,3 +111,23 @@ fn bandwidth_tables_make_large_requests_cheaper_per_page() {
     let bad = "[x]\nkind = \"flash\"\nread_bw = [[4, 0]]\nwrite_ns = 1\n";
     assert!(c.add_toml(bad, Path::new("u.toml")).unwrap_err().to_string().contains("bandwidth"));
 }
+
+#[test]
+fn a_devices_file_naming_a_preset_overrides_only_what_it_sets() {
+    let mut c = Catalog::builtin();
+    let before = c.get("emmc-gt-i9300", "swap").unwrap().clone();
+    c.add_toml("[emmc-gt-i9300]\nwrite_nj = 1.0\n", Path::new("d.toml")).unwrap();
+    let after = c.get("emmc-gt-i9300", "swap").unwrap();
+    // The preset's bandwidth tables, read energy and the rest stay; only write_nj moved.
+    assert_eq!(after, &Device { write_nj: 1.0, ..before.clone() });
+    // A second file overrides the overridden device.
+    c.add_toml("[emmc-gt-i9300]\nread_nj = 2.0\n", Path::new("e.toml")).unwrap();
+    assert_eq!(c.get("emmc-gt-i9300", "swap").unwrap(), &Device { write_nj: 1.0, read_nj: 2.0, ..before });
+    let e = c.add_toml("[ufs31]\nread_ns = \"fast\"\n", Path::new("f.toml")).unwrap_err().to_string();
+    assert!(e.contains("devices.ufs31.read_ns") && e.contains("f.toml"), "{e}");
+    // A latency given in ns replaces the preset's in IOPS (ufs31 gives IOPS).
+    let mut ns = Catalog::builtin();
+    ns.add_toml("[ufs31]\nread_ns = 7\n", Path::new("g.toml")).unwrap();
+    let (u, preset) = (ns.get("ufs31", "swap").unwrap(), Catalog::builtin().get("ufs31", "swap").unwrap().clone());
+    assert_eq!(u, &Device { read_ns: 7.0, ..preset });
+}

@@ -74,3 +74,26 @@ fn a_system_process_share_outside_zero_to_one_is_named() {
     let p = phones.get("nexus5", &toml::Table::new()).unwrap();
     assert!(p.system.iter().all(|s| s.hot_share == 0.2 && s.hot_prob == 0.9));
 }
+
+#[test]
+fn a_phones_file_naming_a_preset_overrides_only_what_it_sets() {
+    let mut phones = Phones::builtin();
+    let before = phones.get("nexus5", &toml::Table::new()).unwrap();
+    let text = "[nexus5]\ndram = \"3GiB\"\n[nexus5.ux]\ncrisp_ms = 100.0\n[mine]\ndram = \"1GiB\"\n";
+    phones.add_toml(text, std::path::Path::new("p.toml")).unwrap();
+    let after = phones.get("nexus5", &toml::Table::new()).unwrap();
+    assert_eq!(after.dram.to_string(), "3GiB");
+    assert_eq!(after.ux.crisp_ms, 100.0);
+    // Every other field is the preset's, not a default: its swap, storage, system processes, killer
+    // parameters and the rest of its UX thresholds.
+    let ux = UxThresholds { crisp_ms: 100.0, ..before.ux.clone() };
+    assert_eq!(after, Phone { dram: after.dram, ux, ..before });
+    assert_eq!(phones.get("mine", &toml::Table::new()).unwrap().system, vec![]);
+    // A bad override names the phone, the field and the file.
+    let e = phones.add_toml("[nexus5]\nsession_s = \"long\"\n", std::path::Path::new("q.toml")).unwrap_err();
+    let e = e.to_string();
+    assert!(e.contains("nexus5.session_s") && e.contains("q.toml"), "{e}");
+    // A new phone still needs its DRAM, and the error names the line.
+    let e = phones.add_toml("[other]\nswap = \"off\"\n", std::path::Path::new("r.toml")).unwrap_err().to_string();
+    assert!(e.contains("r.toml") && e.contains("dram"), "{e}");
+}

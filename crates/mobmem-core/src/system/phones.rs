@@ -21,13 +21,33 @@ impl Phones {
         p
     }
 
+    /// Adds the phones of a phones file. A table named as a phone already there (a preset)
+    /// overrides the fields it sets and keeps the others, as a run's overrides do (`get`); a new
+    /// name is a whole phone.
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        // Typed first, so that an error names its line and key; kept as tables for overrides.
-        crate::error::from_toml::<BTreeMap<String, Phone>>(origin, text)?;
         let t: BTreeMap<String, toml::Table> = crate::error::from_toml(origin, text)?;
-        for (name, table) in t {
-            self.phones.insert(name, table);
+        if t.keys().all(|n| !self.phones.contains_key(n)) {
+            // Typed first, so that an error names its line and key.
+            crate::error::from_toml::<BTreeMap<String, Phone>>(origin, text)?;
         }
+        let mut added = Vec::new();
+        for (name, table) in t {
+            let merged = match self.phones.get(&name) {
+                Some(base) => overlay(base.clone(), &table),
+                None => table,
+            };
+            typed(&name, &merged).map_err(|e| match e {
+                Error::Config { field, msg } if field.starts_with("phone ") => {
+                    Error::config(field, format!("{}: {msg}", origin.display()))
+                }
+                Error::Config { field, msg } => {
+                    Error::config(format!("{name}.{field}"), format!("{}: {msg}", origin.display()))
+                }
+                e => e,
+            })?;
+            added.push((name, merged));
+        }
+        self.phones.extend(added);
         Ok(())
     }
 
@@ -37,7 +57,7 @@ impl Phones {
 
     /// Phone `name` with `overrides` (a table of Phone fields) laid over it.
     pub fn get(&self, name: &str, overrides: &toml::Table) -> Result<Phone> {
-        let mut t = self
+        let t = self
             .phones
             .get(name)
             .ok_or_else(|| {
@@ -45,23 +65,39 @@ impl Phones {
                 Error::config("phone", format!("unknown phone {name:?}; known: {}", known.join(", ")))
             })?
             .clone();
-        // A different policy or killer does not inherit the preset's parameters for the old one.
-        for (choice, params) in
-            [("policy", "params"), ("killer", "killer_params"), ("swap_admission", "swap_admission_params")]
-        {
-            if overrides.contains_key(choice)
-                && !overrides.contains_key(params)
-                && overrides.get(choice) != t.get(choice)
-            {
-                t.remove(params);
+        typed(name, &overlay(t, overrides))
+    }
+}
+
+/// `over`'s fields laid over phone table `t`. A different policy, killer or admission does not
+/// inherit the preset's parameters for the old one; a parameters table given is taken whole (the
+/// parameters of one choice); the other nested tables (`ux`, `kernel`) are merged field by field.
+fn overlay(mut t: toml::Table, over: &toml::Table) -> toml::Table {
+    const CHOICES: [(&str, &str); 3] =
+        [("policy", "params"), ("killer", "killer_params"), ("swap_admission", "swap_admission_params")];
+    for (choice, params) in CHOICES {
+        if over.contains_key(choice) && !over.contains_key(params) && over.get(choice) != t.get(choice) {
+            t.remove(params);
+        }
+    }
+    for (k, v) in over {
+        let merge = !CHOICES.iter().any(|(_, p)| p == k);
+        match (t.get_mut(k), v) {
+            (Some(toml::Value::Table(mine)), toml::Value::Table(theirs)) if merge => {
+                mine.extend(theirs.iter().map(|(k, v)| (k.clone(), v.clone())))
+            }
+            _ => {
+                t.insert(k.clone(), v.clone());
             }
         }
-        for (k, v) in overrides {
-            t.insert(k.clone(), v.clone());
-        }
-        serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
-            let key = e.path().to_string();
-            Error::config(if key == "." { format!("phone {name}") } else { key }, e.into_inner().message().trim())
-        })
     }
+    t
+}
+
+/// Phone `name` typed from its table; an error names the field under the phone.
+fn typed(name: &str, t: &toml::Table) -> Result<Phone> {
+    serde_path_to_error::deserialize(toml::Value::Table(t.clone())).map_err(|e| {
+        let key = e.path().to_string();
+        Error::config(if key == "." { format!("phone {name}") } else { key }, e.into_inner().message().trim())
+    })
 }
