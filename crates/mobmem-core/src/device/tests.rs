@@ -38,7 +38,7 @@ fn swap_backends_by_kind_by_name_and_their_errors() {
     let backend = |n: &str| c.get(n, "swap").unwrap().backend.clone();
     assert_eq!((backend("emmc-inand"), backend("zram-lz4")), ("block".into(), "zram".into()));
     let wb = crate::swap::backend::build(c.get("zram-writeback", "swap").unwrap(), &c).unwrap();
-    let w = wb.writeback().unwrap();
+    let w = wb.effects().writeback.unwrap();
     assert_eq!((w.backing.name.as_str(), w.idle_s), ("emmc-inand", 3600.0));
     // 1 GiB a day is 1/24 of it an hour: 10,922 pages of 4 KiB.
     assert_eq!(w.limit_pages(4096), 10922);
@@ -46,7 +46,7 @@ fn swap_backends_by_kind_by_name_and_their_errors() {
     // and no bound on the partition; zram-pixel has Android's schedule and a 512 MiB partition.
     assert_eq!((w.first_s, w.mark_idle_s, w.capacity_pages(4096)), (3600.0, None, u64::MAX));
     let px = crate::swap::backend::build(c.get("zram-pixel", "swap").unwrap(), &c).unwrap();
-    let w = px.writeback().unwrap();
+    let w = px.effects().writeback.unwrap();
     assert_eq!((w.backing.name.as_str(), w.idle_s, w.first_s), ("ufs31", 86400.0, 86400.0));
     assert_eq!((w.mark_idle_s, w.capacity_pages(4096)), (Some(3600.0), 131072));
     let mut c2 = c.clone();

@@ -7,7 +7,7 @@ use super::pages::Pages;
 use super::{Engine, SwapSemantics, WritebackSchedule};
 use crate::plan::SwapPlan;
 use crate::policy::Policy;
-use crate::swap::backend::SwapBackend;
+use crate::swap::backend::SwapEffects;
 use crate::swap::backend::Ticks;
 use crate::swap::backend::WritebackRounds;
 use crate::swap::Scope;
@@ -47,16 +47,16 @@ impl Setup {
     /// `frames` frames and `swap_cap` slots on `backend` (`None`: swap off), as Linux runs them:
     /// zram's pool takes frames of memory, and a synchronous-I/O device (zram) frees a swap-in's
     /// copy where a block device keeps it in the swap cache. The rest is off.
-    pub fn new(frames: usize, swap_cap: u64, backend: Option<&dyn SwapBackend>) -> Setup {
-        let synchronous = backend.is_some_and(|b| b.synchronous_io());
+    pub fn new(frames: usize, swap_cap: u64, effects: &SwapEffects) -> Setup {
+        let synchronous = effects.synchronous_io;
         Setup {
             frames,
             swap_cap,
             direct_read: false,
             semantics: SwapSemantics { swap_cache: !synchronous, ..SwapSemantics::LINUX },
             reclaim_batch: 1,
-            zram: backend.and_then(|b| b.compression_ratio()),
-            zram_classes: backend.and_then(|b| b.classes()).map(|c| c.ratio),
+            zram: effects.compression_ratio,
+            zram_classes: effects.classes.as_ref().map(|c| c.ratio),
             page_cluster: 0,
             writeback: None,
             admission: None,
@@ -71,7 +71,7 @@ impl Setup {
     /// `frames` frames and `swap_cap` slots with the resolved swap `plan`: its backend, what a
     /// swap-in keeps, the read-around and writeback's rounds in `ticks`. Both ways in start here.
     pub fn with_swap(frames: usize, swap_cap: u64, plan: &SwapPlan, page_size: u64, ticks: Ticks) -> Setup {
-        let mut s = Setup::new(frames, swap_cap, plan.backend.as_deref());
+        let mut s = Setup::new(frames, swap_cap, &plan.effects);
         s.semantics = plan.semantics;
         s.page_cluster = plan.page_cluster;
         s.writeback = plan.writeback_rounds(page_size, ticks);

@@ -9,7 +9,8 @@ use crate::config::{check_direct_read, check_page_size, SimConfig};
 use crate::device::{Catalog, Device, TierModel};
 use crate::error::{Error, Result};
 use crate::policy;
-use crate::swap::{backend::SwapBackend, SwapAdmission, SwapSemantics};
+use crate::swap::backend::{SwapBackend, SwapEffects};
+use crate::swap::{SwapAdmission, SwapSemantics};
 use serde::{Serialize, Serializer};
 
 pub use swap::{SwapPlan, SwapSettings};
@@ -76,9 +77,10 @@ impl Resolved {
             page_cluster: cfg.page_cluster,
         };
         let swap_plan = SwapPlan::resolve(&settings, catalog)?;
-        let backend =
-            swap_plan.backend.as_deref().ok_or_else(|| Error::Invariant("a page run's swap is off".into()))?;
-        if backend.classes().is_some() {
+        if swap_plan.backend.is_none() {
+            return Err(Error::Invariant("a page run's swap is off".into()));
+        }
+        if swap_plan.effects.classes.is_some() {
             // Its classes are the phone's lists, marked by launches; a page trace has none.
             let why =
                 format!("{:?} compresses by hotness class, which only the phone level keeps (mobmem phone)", cfg.swap);
@@ -88,7 +90,7 @@ impl Resolved {
         let tier_models = match &cfg.tiers {
             Some(t) => {
                 t.validate(catalog, cfg.page_size)?;
-                check_tiers(cfg, backend, semantics)?;
+                check_tiers(cfg, &swap_plan.effects, semantics)?;
                 Some((catalog.tier(&t.dram, "tiers.dram")?.clone(), catalog.tier(&t.pcm, "tiers.pcm")?.clone()))
             }
             None if policy::needs_tiers(&cfg.policy) => {
@@ -145,9 +147,9 @@ impl Resolved {
 
 /// What PCM tiers do not model: zram (it takes DRAM frames), other swap semantics, admissions,
 /// Direct Read, reclaim batches, and flat policies' `promote_on_hit = false` for tier-aware ones.
-fn check_tiers(cfg: &SimConfig, backend: &dyn SwapBackend, semantics: SwapSemantics) -> Result<()> {
+fn check_tiers(cfg: &SimConfig, effects: &SwapEffects, semantics: SwapSemantics) -> Result<()> {
     let refuse = |field: &str, why: String| Err(Error::config(field, why));
-    if backend.compression_ratio().is_some() {
+    if effects.compression_ratio.is_some() {
         return refuse(
             "swap",
             format!("{:?} is zram, which takes DRAM frames; zram is not modelled with PCM tiers", cfg.swap),

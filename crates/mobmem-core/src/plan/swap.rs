@@ -6,7 +6,7 @@ use crate::config::{AnonFirstTouch, PageCluster, SwapCache};
 use crate::device::{Catalog, Device};
 use crate::error::Result;
 use crate::policy::IoCosts;
-use crate::swap::backend::{self, SwapBackend, Ticks, WritebackRounds};
+use crate::swap::backend::{self, SwapBackend, SwapEffects, Ticks, WritebackRounds};
 use crate::swap::SwapSemantics;
 
 /// The swap settings a run gives, at either level.
@@ -24,6 +24,8 @@ pub struct SwapSettings<'a> {
 pub struct SwapPlan {
     /// The swap device's backend; `None`: swap off.
     pub backend: Option<Box<dyn SwapBackend>>,
+    /// What the backend means for the run (`SwapBackend::effects`; none with swap off).
+    pub effects: SwapEffects,
     pub storage: Device,
     pub semantics: SwapSemantics,
     /// What a policy may weigh: one page's read and write on the swap device (the file store's
@@ -40,7 +42,8 @@ impl SwapPlan {
     /// rest against it.
     pub fn resolve(s: &SwapSettings, catalog: &Catalog) -> Result<SwapPlan> {
         let backend = s.swap.map(|d| backend::build(d, catalog)).transpose()?;
-        let synchronous = backend.as_ref().is_some_and(|b| b.synchronous_io());
+        let effects = backend.as_ref().map(|b| b.effects()).unwrap_or_default();
+        let synchronous = effects.synchronous_io;
         let semantics = SwapSemantics {
             swap_cache: s.swap_cache.keeps(synchronous),
             first_touch_from_swap: s.anon_first_touch == AnonFirstTouch::Swap,
@@ -56,11 +59,11 @@ impl SwapPlan {
             clean_anon_evict_ns: if semantics.swap_cache { 0.0 } else { io.write_time_ns(1, ps) },
         };
         let page_cluster = if backend.is_none() || synchronous { 0 } else { s.page_cluster.order() };
-        Ok(SwapPlan { backend, storage: s.storage.clone(), semantics, costs, page_cluster })
+        Ok(SwapPlan { backend, effects, storage: s.storage.clone(), semantics, costs, page_cluster })
     }
 
     /// zram writeback's rounds at `page_size`, in the engine's `ticks`; `None`: no writeback.
     pub fn writeback_rounds(&self, page_size: u64, ticks: Ticks) -> Option<WritebackRounds> {
-        self.backend.as_ref().and_then(|b| b.writeback()).map(|w| w.rounds(page_size, ticks))
+        self.effects.writeback.as_ref().map(|w| w.rounds(page_size, ticks))
     }
 }

@@ -250,7 +250,7 @@ fn run_plan(
     let config = plan.echo();
     let cfg = config.given.clone();
     let (swap, storage, costs) = (config.swap.clone(), config.storage.clone(), plan.resolved.swap.costs);
-    let backing = plan.resolved.backend().writeback().map(|w| w.backing.clone());
+    let backing = plan.resolved.swap.effects.writeback.as_ref().map(|w| w.backing.clone());
     let footprint = trace.num_pages() as u64;
     let swap_cap = plan.swap_pages.unwrap_or(u64::MAX);
     let start = Instant::now();

@@ -23,7 +23,7 @@ impl PolicyVisitor for Kills {
         let params: toml::Table = toml::from_str("t_live = 0").unwrap();
         let (a, _) = crate::swap::admission::build("a2s", &params).map_err(|e| e.to_string())?;
         let (timeline, owners) = Timeline::new(&t);
-        let mut s = Setup::new(frames, u64::MAX, None);
+        let mut s = Setup::new(frames, u64::MAX, &Default::default());
         s.admission = Some((a, owners));
         s.oom_kill = true;
         let feed = Feed { trace: &t, stream: None, timeline: Some(timeline) };

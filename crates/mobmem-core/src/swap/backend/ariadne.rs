@@ -19,7 +19,7 @@
 //!   paper's baseline, `zram-lzo`).
 
 use super::zram::Zram;
-use super::{Build, SwapBackend};
+use super::{Build, SwapBackend, SwapEffects};
 use crate::device::{Catalog, Device};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -110,17 +110,13 @@ impl SwapBackend for Ariadne {
     fn device(&self) -> &Device {
         self.zram.device()
     }
-    fn compression_ratio(&self) -> Option<f64> {
-        Some(self.classes.ratio[crate::swap::COLD as usize])
-    }
-    fn on_cpu(&self) -> bool {
-        true
-    }
-    fn synchronous_io(&self) -> bool {
-        true
-    }
-    fn classes(&self) -> Option<&ZramClasses> {
-        Some(&self.classes)
+    // zram's, compressing by class; the pool's ratio is the cold class's.
+    fn effects(&self) -> SwapEffects {
+        SwapEffects {
+            compression_ratio: Some(self.classes.ratio[crate::swap::COLD as usize]),
+            classes: Some(self.classes.clone()),
+            ..self.zram.effects()
+        }
     }
 }
 
@@ -216,7 +212,7 @@ mod tests {
     #[allow(clippy::approx_constant)] // 3.14 is Fig. 6's LZO ratio at 2 KB, not π
     fn classes_follow_their_chunk_sizes() {
         let a = build(Params::default()).unwrap();
-        let c = a.classes().unwrap();
+        let c = a.effects().classes.unwrap();
         // Fig. 6, LZO: 16 KB 3.78, 2 KB 3.14, 1 KB 2.84; a cold read decompresses 4 pages' worth.
         assert_eq!(c.ratio, [3.78, 3.14, 2.84]);
         let per_page = |ms: f64| ms * 1e6 / (576.0 * 256.0);
@@ -226,7 +222,7 @@ mod tests {
         assert_eq!(c.predecomp_pages, 1);
         // Size-blind: every class at the 4 KiB row's time per byte, its own ratio.
         let b = build(Params { timing: "size-blind".into(), ..Params::default() }).unwrap();
-        let d = b.classes().unwrap();
+        let d = b.effects().classes.unwrap();
         assert_eq!(d.ratio, c.ratio);
         assert!((d.decompress_ns[2] - per_page(235.0)).abs() < 1e-9);
         assert!((d.decompress_ns[0] - 4.0 * per_page(235.0)).abs() < 1e-9);

@@ -1,7 +1,7 @@
 //! A block device as swap: flash, NVM (Direct Read may map its pages in place) or a DRAM ramdisk.
 //! Requests queue on the device; the area takes no memory.
 
-use super::{Build, SwapBackend};
+use super::{Build, SwapBackend, SwapEffects};
 use crate::device::{Catalog, Device, DeviceKind};
 use crate::error::{Error, Result};
 
@@ -12,6 +12,9 @@ pub struct Block {
 impl SwapBackend for Block {
     fn device(&self) -> &Device {
         &self.device
+    }
+    fn effects(&self) -> SwapEffects {
+        SwapEffects::default()
     }
 }
 

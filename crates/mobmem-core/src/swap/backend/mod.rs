@@ -107,34 +107,33 @@ impl Writeback {
     }
 }
 
+/// What a swap backend means for a run, said in one place (`SwapBackend::effects`); the plan
+/// keeps it (`plan::SwapPlan::effects`) and the engine and the phone read it from there. A backend
+/// with new behaviour adds a field here and the code that simulates it.
+#[derive(Debug, Clone, Default)]
+pub struct SwapEffects {
+    /// zram: swapped pages per DRAM frame of the compressed area; `None`: the area is not in DRAM.
+    pub compression_ratio: Option<f64>,
+    /// Requests run on the swapping task's CPU (zram's per-CPU streams) rather than queueing on
+    /// the device.
+    pub on_cpu: bool,
+    /// zram writeback: the backing device and its rounds.
+    pub writeback: Option<Writeback>,
+    /// Ariadne: copies compressed by hotness class, each class at its own cost and ratio (the
+    /// phone then keeps the classes); `None`: every page alike.
+    pub classes: Option<ZramClasses>,
+    /// Linux's `SWP_SYNCHRONOUS_IO`: a swap-in reads the page at once, bypassing the swap cache
+    /// and its read-ahead, and frees the slot (mm/memory.c, `do_swap_page`), so the page is dirty
+    /// again and its next eviction writes it. A block device keeps the swap cache.
+    pub synchronous_io: bool,
+}
+
 /// A swap backend.
 pub trait SwapBackend: Send + Sync {
     /// The swap device: latency, energy, kind.
     fn device(&self) -> &Device;
-    /// zram: swapped pages per DRAM frame of the compressed area; `None`: the area is not in DRAM.
-    fn compression_ratio(&self) -> Option<f64> {
-        None
-    }
-    /// Whether requests run on the swapping task's CPU (zram's per-CPU streams) rather than
-    /// queueing on the device.
-    fn on_cpu(&self) -> bool {
-        false
-    }
-    /// zram writeback: the backing device and its rounds.
-    fn writeback(&self) -> Option<&Writeback> {
-        None
-    }
-    /// Ariadne: copies compressed by hotness class, each class at its own cost and ratio (the
-    /// phone then keeps the classes); `None`: every page alike.
-    fn classes(&self) -> Option<&ZramClasses> {
-        None
-    }
-    /// Linux's `SWP_SYNCHRONOUS_IO`: a swap-in reads the page at once, bypassing the swap cache
-    /// and its read-ahead, and frees the slot (mm/memory.c, `do_swap_page`), so the page is dirty
-    /// again and its next eviction writes it. A block device keeps the swap cache.
-    fn synchronous_io(&self) -> bool {
-        false
-    }
+    /// What it means for a run (a block device: nothing beyond its device).
+    fn effects(&self) -> SwapEffects;
 }
 
 /// How a backend is built from its device and typed parameters.

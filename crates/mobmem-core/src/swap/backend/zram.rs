@@ -2,7 +2,7 @@
 //! `compression_ratio` pages per frame; compression and decompression are CPU work of the task
 //! that swaps (per-CPU streams), so requests do not queue behind each other.
 
-use super::{Build, SwapBackend};
+use super::{Build, SwapBackend, SwapEffects};
 use crate::device::{Catalog, Device};
 use crate::error::{Error, Result};
 
@@ -25,16 +25,16 @@ impl SwapBackend for Zram {
     fn device(&self) -> &Device {
         &self.device
     }
-    fn compression_ratio(&self) -> Option<f64> {
-        Some(self.ratio)
-    }
-    fn on_cpu(&self) -> bool {
-        true
-    }
-    // zram declares itself synchronous (BLK_FEAT_SYNCHRONOUS in zram_drv.c): swap-ins skip the
-    // swap cache and free their slot; checked against the kernel by `mobmem kernel-check`.
-    fn synchronous_io(&self) -> bool {
-        true
+    // Its pool in DRAM, its work on the CPU; zram declares itself synchronous
+    // (BLK_FEAT_SYNCHRONOUS in zram_drv.c): swap-ins skip the swap cache and free their slot;
+    // checked against the kernel by `mobmem kernel-check`.
+    fn effects(&self) -> SwapEffects {
+        SwapEffects {
+            compression_ratio: Some(self.ratio),
+            on_cpu: true,
+            synchronous_io: true,
+            ..SwapEffects::default()
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //! out: the job's wait for the device to be idle (charging, screen off).
 
 use super::zram::Zram;
-use super::{Build, SwapBackend, Writeback};
+use super::{Build, SwapBackend, SwapEffects, Writeback};
 use crate::device::{Catalog, Device, DeviceKind};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -55,18 +55,12 @@ impl SwapBackend for ZramWriteback {
     fn device(&self) -> &Device {
         self.zram.device()
     }
-    fn compression_ratio(&self) -> Option<f64> {
-        self.zram.compression_ratio()
+    // zram's, with writeback, and not synchronous: a read may wait on the backing flash, and
+    // zram with a backing device drops the flag (zram_drv.c's `zram_wb_devops` in Android's
+    // kernels), so the swap cache and its read-ahead stay, as on a block device.
+    fn effects(&self) -> SwapEffects {
+        SwapEffects { writeback: Some(self.wb.clone()), synchronous_io: false, ..self.zram.effects() }
     }
-    fn on_cpu(&self) -> bool {
-        true
-    }
-    fn writeback(&self) -> Option<&Writeback> {
-        Some(&self.wb)
-    }
-    // Not synchronous: a read may wait on the backing flash, and zram with a backing device drops
-    // the flag (zram_drv.c's `zram_wb_devops` in Android's kernels), so the swap cache and its
-    // read-ahead stay, as on a block device.
 }
 
 impl Build for ZramWriteback {

@@ -122,11 +122,11 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         page_cluster: phone.page_cluster,
     };
     let swap_plan = SwapPlan::resolve(&settings, r.devices)?;
-    let backend = swap_plan.backend.as_deref();
     // Queues: the file store 0; swap 1 unless it is the file store's device; zram writeback's
     // backing device its own (2) unless it is the file store's.
     let shared_queue = swap.as_ref().is_some_and(|s| s.name == storage.name);
-    let wb = backend.and_then(|b| b.writeback().cloned());
+    let fx = &swap_plan.effects;
+    let wb = fx.writeback.clone();
     let backing_q = wb.as_ref().map(|w| if w.backing.name == storage.name { 0 } else { 2 });
     let queues = if backing_q == Some(2) {
         3
@@ -137,12 +137,12 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     };
     let mut io = Devices::new(
         swap.map(|model| Dev { model, q: if shared_queue { 0 } else { 1 } }),
-        backend.is_some_and(|b| b.on_cpu()),
+        fx.on_cpu,
         wb.as_ref().map(|w| Dev { model: w.backing.clone(), q: backing_q.unwrap_or(0) }),
         Dev { model: storage, q: 0 },
         queues,
     );
-    io.classes = backend.and_then(|b| b.classes()).cloned().map(super::classes::Classes::new);
+    io.classes = fx.classes.clone().map(super::classes::Classes::new);
     let dram_bytes = layout.dram_pages * ps;
     let killer_setup = KillerSetup { dram_bytes, page_size: ps };
     let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
