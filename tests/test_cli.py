@@ -388,3 +388,21 @@ def test_reproduction_reports_wrap_their_prose():
     out = cli("reproduce", "emmc-swap", "--rounds", "1").stdout
     assert "Reading 'game-scale'" in out
     assert all(len(line) <= 100 for line in out.splitlines() if "  " not in line.lstrip())
+
+
+def test_a_finite_cost_whose_totals_overflow_is_refused_over_every_way_in(tmp_path):
+    """A per-operation cost past what totals can hold (1e18) is a config error naming the field,
+    from a devices file, a flag, a run file and Python: never an `inf` or `null` in the output,
+    nor the internal error a division by it gave."""
+    trace = str(DATA / "sqlite_60k.txt.zst")
+    devices = write(tmp_path, "d.toml", '[huge]\nkind = "flash"\nread_ns = 1e300\nwrite_ns = 1\n')
+    p = cli("run", "-t", trace, "--devices", str(devices), "--swap", "huge", ok=False)
+    assert p.returncode == 3 and "devices.huge.read_ns" in p.stderr and "overflow" in p.stderr, p.stderr
+    p = cli("run", "-t", trace, "--cpu-ns-per-access", "1e300", ok=False)
+    assert p.returncode == 3 and "cpu_ns_per_access" in p.stderr and "overflow" in p.stderr, p.stderr
+    run = write(tmp_path, "r.toml", f'[trace]\npath = "{trace}"\n[sim]\ncpu_ns_per_access = 1e300\n')
+    p = cli("run", "--config", str(run), ok=False)
+    assert p.returncode == 3 and "cpu_ns_per_access" in p.stderr, p.stderr
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(mobmem.Trace.from_pages([1, 2, 1]), cpu_ns_per_access=1e300)
+    assert e.value.field == "cpu_ns_per_access"

@@ -79,6 +79,24 @@ pub fn vec_with_capacity<T>(field: &str, what: &str, n: u64) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// Most a per-operation cost (ns, nJ, mW) may be: 10^18 (a page taking 32 years). Totals are
+/// sums of at most 2^64 operations, so they stay below 2·10^37 and finite: a larger value would
+/// print `inf` or `null` where a time or an energy belongs. Nothing physical comes near it.
+pub const MAX_PER_OP: f64 = 1e18;
+
+/// `v` if it is a finite cost from 0 to `MAX_PER_OP`, else a config error naming `field`.
+pub fn per_op(field: impl Into<String>, v: f64) -> Result<f64> {
+    if (0.0..=MAX_PER_OP).contains(&v) {
+        return Ok(v);
+    }
+    let why = if v.is_finite() && v > 0.0 {
+        format!("{v:e} is more than mobmem sums without overflow ({MAX_PER_OP:e} per operation)")
+    } else {
+        format!("{v} is not a cost ≥ 0")
+    };
+    Err(Error::config(field, why))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

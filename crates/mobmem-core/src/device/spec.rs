@@ -64,6 +64,8 @@ fn bw_table(name: &str, field: &str, t: Option<Vec<[f64; 2]>>) -> Result<Vec<(f6
         if !(mbps > 0.0 && mbps.is_finite()) {
             return Err(err(format!("{mbps} MB/s at {kib} KiB is not a bandwidth")));
         }
+        // A page's share of the request's time: a cost that totals must hold.
+        crate::limits::per_op(format!("devices.{name}.{field}"), 4096.0 / (mbps * 1e6) * 1e9)?;
         prev = kib;
     }
     // MB/s as storage vendors and blktrace print it: 10^6 bytes per second.
@@ -89,7 +91,7 @@ fn latency(name: &str, op: &str, ns: Option<f64>, iops: Option<f64>, derived: Op
     if !(v >= 0.0 && v.is_finite()) {
         return Err(Error::config(field("ns"), format!("{v} is not a latency")));
     }
-    Ok(v)
+    crate::limits::per_op(field("ns"), v)
 }
 
 impl DeviceSpec {
@@ -114,7 +116,7 @@ impl DeviceSpec {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::config(format!("devices.{name}.{f}"), format!("{v} must be ≥ 0")));
             }
-            Ok(v)
+            crate::limits::per_op(format!("devices.{name}.{f}"), v)
         };
         let compression_ratio = match (self.kind, self.compression_ratio) {
             (DeviceKind::Zram, Some(r)) if r >= 1.0 && r.is_finite() => Some(r),
@@ -140,7 +142,9 @@ impl DeviceSpec {
         };
         let mapped_read_ns = match (self.kind, self.mapped_read_ns) {
             (_, None) => 0.0,
-            (DeviceKind::Nvm, Some(v)) if v >= 0.0 && v.is_finite() => v,
+            (DeviceKind::Nvm, Some(v)) if v >= 0.0 && v.is_finite() => {
+                crate::limits::per_op(format!("devices.{name}.mapped_read_ns"), v)?
+            }
             (DeviceKind::Nvm, Some(v)) => {
                 return Err(Error::config(format!("devices.{name}.mapped_read_ns"), format!("{v} is not a time ≥ 0")))
             }

@@ -131,3 +131,20 @@ fn a_devices_file_naming_a_preset_overrides_only_what_it_sets() {
     let (u, preset) = (ns.get("ufs31", "swap").unwrap(), Catalog::builtin().get("ufs31", "swap").unwrap().clone());
     assert_eq!(u, &Device { read_ns: 7.0, ..preset });
 }
+
+#[test]
+fn a_finite_cost_whose_totals_would_overflow_is_refused() {
+    let mut c = Catalog::builtin();
+    for (text, field) in [
+        ("[h]\nkind = \"flash\"\nread_ns = 1e308\nwrite_ns = 1\n", "devices.h.read_ns"),
+        ("[h]\nkind = \"flash\"\nread_iops = 1e-12\nwrite_ns = 1\n", "devices.h.read_ns"),
+        ("[h]\nkind = \"flash\"\nread_ns = 1\nwrite_ns = 1\nwrite_nj = 1e300\n", "devices.h.write_nj"),
+        ("[h]\nkind = \"flash\"\nread_bw = [[4, 1e-300]]\nwrite_ns = 1\n", "devices.h.read_bw"),
+        ("[h]\nkind = \"nvm\"\nread_ns = 1\nwrite_ns = 1\nmapped_read_ns = 1e200\n", "devices.h.mapped_read_ns"),
+    ] {
+        let e = c.add_toml(text, Path::new("d.toml")).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains("overflow"), "{text}: {e}");
+    }
+    // The bound itself is a cost mobmem sums.
+    c.add_toml("[h]\nkind = \"flash\"\nread_ns = 1e18\nwrite_ns = 1\n", Path::new("d.toml")).unwrap();
+}

@@ -62,6 +62,7 @@ impl TierSpec {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::config(format!("tiers.{name}.{f}"), format!("{v} must be a number ≥ 0")));
             }
+            crate::limits::per_op(format!("tiers.{name}.{f}"), v)?;
         }
         if self.endurance_cycles == Some(0) {
             return Err(Error::config(

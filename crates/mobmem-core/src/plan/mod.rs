@@ -54,6 +54,7 @@ impl Resolved {
         if !(cfg.cpu_ns_per_access >= 0.0 && cfg.cpu_ns_per_access.is_finite()) {
             return Err(Error::config("cpu_ns_per_access", format!("{} is not a time ≥ 0", cfg.cpu_ns_per_access)));
         }
+        crate::limits::per_op("cpu_ns_per_access", cfg.cpu_ns_per_access)?;
         if cfg.reclaim_batch == 0 {
             return Err(Error::config("reclaim_batch", "0 frees no page: at least 1"));
         }
