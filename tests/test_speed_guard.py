@@ -52,9 +52,11 @@ def test_record_writes_what_it_counted(recorded):
 def test_the_guard_fails_a_regression_in_either_count_and_passes_the_rest(tmp_path, recorded):
     lru, clock = recorded["lru"], recorded["clock"]
     # Counts repeat, so the record itself passes; 6% fewer instructions recorded is a 6% loss.
+    # D1 misses on this small trace move by a few percent between runs (where the allocator puts
+    # the arrays), so the loss put in there is 30%, well past the 10% margin and the noise.
     same = guard(tmp_path, {"lru": (lru["ir"], lru["d1"]), "clock": (clock["ir"], clock["d1"])})
     assert same.returncode == 0 and "every policy's counts within their margins" in same.stdout, same.stdout
-    slow = guard(tmp_path, {"lru": (lru["ir"] / 1.06, lru["d1"]), "clock": (clock["ir"], clock["d1"] / 1.12)})
+    slow = guard(tmp_path, {"lru": (lru["ir"] / 1.06, lru["d1"]), "clock": (clock["ir"], clock["d1"] / 1.3)})
     assert slow.returncode == 1, slow.stdout + slow.stderr
     assert "lru, clock counted more than the margin" in slow.stderr
     lines = {
