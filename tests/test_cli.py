@@ -406,3 +406,28 @@ def test_a_finite_cost_whose_totals_overflow_is_refused_over_every_way_in(tmp_pa
     with pytest.raises(mobmem.ConfigError) as e:
         mobmem.simulate(mobmem.Trace.from_pages([1, 2, 1]), cpu_ns_per_access=1e300)
     assert e.value.field == "cpu_ns_per_access"
+    # The phone's own costs: a phones file, --set and Python.
+    phones = write(tmp_path, "p.toml", "[nexus5]\nactive_mw = 1e300\n")
+    p = cli("phone", "--emmc", "random", "--rounds", "1", "--phones", str(phones), ok=False)
+    assert p.returncode == 3 and "active_mw" in p.stderr and "overflow" in p.stderr, p.stderr
+    p = cli("phone", "--emmc", "random", "--rounds", "1", "--set", "dram_mw_per_gib=1e300", ok=False)
+    assert p.returncode == 3 and "dram_mw_per_gib" in p.stderr and "overflow" in p.stderr, p.stderr
+    with pytest.raises(mobmem.ConfigError, match="overflow") as e:
+        mobmem.simulate_phone(mobmem.phone.rounds(rounds=1), write_amplification=1e300)
+    assert "write_amplification" in str(e.value)
+
+
+def test_a_page_cluster_a_reclaim_batch_of_one_leaves_no_room_for_is_refused(tmp_path):
+    """Read-around reads into free frames; a batch of 1 leaves none on full memory, so the knob
+    would do nothing past the first fill: refused by name from flags, a run file and Python."""
+    trace = str(DATA / "sqlite_60k.txt.zst")
+    p = cli("run", "-t", trace, "--swap", "emmc-inand", "--page-cluster", "3", ok=False)
+    assert p.returncode == 3 and "page_cluster" in p.stderr and "reclaim_batch" in p.stderr, p.stderr
+    run = write(tmp_path, "r.toml", f'[trace]\npath = "{trace}"\n[sim]\npage_cluster = 2\n')
+    p = cli("run", "--config", str(run), ok=False)
+    assert p.returncode == 3 and "page_cluster" in p.stderr, p.stderr
+    with pytest.raises(mobmem.ConfigError) as e:
+        mobmem.simulate(mobmem.Trace.from_pages([1, 2, 1]), page_cluster=1)
+    assert e.value.field == "page_cluster"
+    ok = mobmem.simulate(mobmem.Trace.from_pages([1, 2, 1]), page_cluster=1, reclaim_batch=2)
+    assert ok.config["page_cluster"] == 1

@@ -109,6 +109,25 @@ def test_errors_map_to_exceptions(tmp_path):
         )
 
 
+def test_a_setting_swap_off_makes_meaningless_is_refused_over_every_way_in(tmp_path):
+    # Python, flags, --set and a phones file: a swap size or a read-around with swap off is a
+    # config error naming the field (exit 3), never a silent no-op.
+    with pytest.raises(mobmem.ConfigError, match="swap is off") as e:
+        mobmem.simulate_phone(ph.rounds(), "nexus5", swap="off", swap_size="512MiB")
+    assert e.value.field == "swap_size"
+    for args in (
+        ["--swap", "off", "--swap-size", "512MiB"],
+        ["--set", "swap=off", "--set", "page_cluster=3"],
+    ):
+        p = cli("phone", "--emmc", "random", "--rounds", "1", *args, ok=False)
+        assert p.returncode == 3 and "swap is off" in p.stderr, p.stderr
+    mine = write(tmp_path, "phones.toml", '[mine]\ndram = "1GiB"\nswap = "off"\npage_cluster = 2\n')
+    p = cli("phone", "--emmc", "random", "--phones", str(mine), "--phone", "mine", ok=False)
+    assert p.returncode == 3 and "mine.page_cluster" in p.stderr and "phones.toml" in p.stderr, p.stderr
+    # A preset's swap size stays, unused, when only swap is turned off (the eMMC reproduction's run).
+    cli("phone", "--emmc", "random", "--rounds", "1", "--set", "swap=off")
+
+
 def test_cli_phone_and_lists(tmp_path):
     p = cli("phone", "--emmc", "random", "--phone", "gt-i9300", "--reserved", "814MiB", "--launches")
     assert "launches: cold / resumed" in p.stdout and "Krazy Kart Racing" in p.stdout

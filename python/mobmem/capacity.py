@@ -65,7 +65,11 @@ def curve(
     if swap_size is not None:
         extra["swap_size"] = _args.plain(swap_size, "swap_size")
     grid = [(s, d) for s in settings for d in sizes]
-    jobs = [job(usage, phone, seed=seed, dram=d, swap=s, **extra) for s, d in grid]
+    # The swap size sizes the swap devices of the grid; swap off has none (and refuses one).
+    jobs = [
+        job(usage, phone, seed=seed, dram=d, swap=s, **(_no_size(extra) if s == "off" else extra))
+        for s, d in grid
+    ]
     runs = phone_grid(jobs, threads=threads, phones=phones_file, apps=apps, devices=devices)
     rows = []
     for (s, d), r in zip(grid, runs, strict=True):
@@ -100,3 +104,7 @@ def dram_for(rows: Sequence[Mapping[str, Any]], live_apps: float) -> dict[str, s
         if out[s] is None and r["live_apps_mean"] >= live_apps:
             out[s] = r["dram"]
     return out
+
+
+def _no_size(knobs: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in knobs.items() if k != "swap_size"}

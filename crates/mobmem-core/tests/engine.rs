@@ -403,3 +403,18 @@ fn page_cluster_reads_the_swapped_neighbours_in_on_a_block_device_only() {
     let e = mobmem_core::error::from_toml::<SimConfig>("run.toml".as_ref(), "page_cluster = 11").unwrap_err();
     assert!(e.to_string().contains("page_cluster") && e.to_string().contains("≤ 10"), "{e}");
 }
+
+#[test]
+fn a_page_cluster_that_a_reclaim_batch_of_one_leaves_no_room_for_is_refused() {
+    // Read-around reads into free frames; a batch of 1 frees only the faulting page's frame.
+    let t = trace(&[(1, Write), (2, Write), (3, Write), (1, Read)]);
+    let cfg = |batch: u64| {
+        let mut c = SimConfig::new(MemorySize::Pages(2));
+        c.page_cluster = 2u32.try_into().unwrap();
+        c.reclaim_batch = batch;
+        c
+    };
+    let e = simulate(&t, &t.stats(4096), &cfg(1), &Catalog::builtin()).unwrap_err().to_string();
+    assert!(e.contains("page_cluster") && e.contains("reclaim_batch"), "{e}");
+    simulate(&t, &t.stats(4096), &cfg(2), &Catalog::builtin()).unwrap();
+}

@@ -115,7 +115,11 @@ def _jobs(usage: Any, reserved: int, over: dict[str, Any], args: argparse.Namesp
         # A run that sets its own T_launched (the sensitivity's) keeps it.
         params = {"t_launched": args.t_launched, **over.get("swap_admission_params", {})}
         over = {**over, "swap_admission_params": params}
-    return [job(usage(s), "nexus5", seed=s, **{**base, **over}) for s in _seed_range(args)]
+    knobs = {**base, **over}
+    if knobs["swap"] == "off":
+        # A swap size with swap off is refused (it sizes nothing).
+        del knobs["swap_size"]
+    return [job(usage(s), "nexus5", seed=s, **knobs) for s in _seed_range(args)]
 
 
 def _seed_range(args: argparse.Namespace) -> range:

@@ -5,7 +5,7 @@
 
 mod swap;
 
-use crate::config::{check_direct_read, check_page_size, SimConfig};
+use crate::config::{check_direct_read, check_page_size, SimConfig, SWAP_CLUSTER_MAX};
 use crate::device::{Catalog, Device, TierModel};
 use crate::error::{Error, Result};
 use crate::policy;
@@ -57,6 +57,18 @@ impl Resolved {
         crate::limits::per_op("cpu_ns_per_access", cfg.cpu_ns_per_access)?;
         if cfg.reclaim_batch == 0 {
             return Err(Error::config("reclaim_batch", "0 frees no page: at least 1"));
+        }
+        // Read-around reads into free frames; a fault on full memory that frees one frame leaves
+        // none, so past the first fill the knob would do nothing, silently.
+        if cfg.page_cluster.order() > 0 && cfg.reclaim_batch == 1 {
+            return Err(Error::config(
+                "page_cluster",
+                format!(
+                    "{} reads around into free frames, and a reclaim_batch of 1 leaves none once memory is full: \
+                     give reclaim_batch ≥ 2 (Linux's memory cgroup: {SWAP_CLUSTER_MAX}) or page_cluster 0",
+                    cfg.page_cluster.order()
+                ),
+            ));
         }
         if let Some(d) = cfg.energy_duration_s {
             if !(d > 0.0 && d.is_finite()) {

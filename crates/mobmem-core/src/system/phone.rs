@@ -357,12 +357,15 @@ impl Phone {
         if !(1..=1 << 30).contains(&self.max_bg_touches) {
             return Err(Error::config("max_bg_touches", format!("{} is not in 1..=2^30", self.max_bg_touches)));
         }
-        pos("kswapd_max_backlog_ms", self.kswapd_max_backlog_ms)?;
-        pos("active_mw", self.active_mw)?;
-        pos("dram_mw_per_gib", self.dram_mw_per_gib)?;
+        // Finite but past what the totals hold (a launch's energy, a run's flash writes): refused
+        // here, never an infinite total in the result.
+        crate::limits::per_op("kswapd_max_backlog_ms", self.kswapd_max_backlog_ms)?;
+        crate::limits::per_op("active_mw", self.active_mw)?;
+        crate::limits::per_op("dram_mw_per_gib", self.dram_mw_per_gib)?;
         if !(self.write_amplification >= 1.0 && self.write_amplification.is_finite()) {
             return Err(Error::config("write_amplification", format!("{} must be ≥ 1", self.write_amplification)));
         }
+        crate::limits::per_op("write_amplification", self.write_amplification)?;
         if self.reclaim_batch == 0 {
             return Err(Error::config("reclaim_batch", "must be at least 1"));
         }
@@ -408,6 +411,7 @@ impl Phone {
                 }
             }
             pos(&f("period_s"), s.period_s)?;
+            crate::limits::per_op(f("period_s"), s.period_s)?;
             if s.period_s > 0.0 && s.period_s < MIN_PERIOD_S {
                 return Err(Error::config(
                     f("period_s"),

@@ -97,3 +97,41 @@ fn a_phones_file_naming_a_preset_overrides_only_what_it_sets() {
     let e = phones.add_toml("[other]\nswap = \"off\"\n", std::path::Path::new("r.toml")).unwrap_err().to_string();
     assert!(e.contains("r.toml") && e.contains("dram"), "{e}");
 }
+
+#[test]
+fn a_setting_that_swap_off_makes_meaningless_is_refused_when_the_user_sets_it() {
+    let phones = Phones::builtin();
+    let get = |pairs: &[(&str, toml::Value)]| {
+        let o: toml::Table = pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        phones.get("gt-i9300", &o)
+    };
+    // The preset's swap size stays, unused, when a run turns its swap off.
+    assert_eq!(get(&[("swap", "off".into())]).unwrap().layout().unwrap().swap_pages, 0);
+    for (field, v) in [("swap_size", toml::Value::from("1GiB")), ("page_cluster", 3.into())] {
+        let e = get(&[("swap", "off".into()), (field, v.clone())]).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains("swap is off"), "{e}");
+        // With swap on, the same value is taken.
+        get(&[(field, v)]).unwrap();
+    }
+    // Read-around 0 is off, as swap off is.
+    get(&[("swap", "off".into()), ("page_cluster", 0.into())]).unwrap();
+    // A phones file's own phone is the user's table whole.
+    let mut more = Phones::builtin();
+    let text = "[mine]\ndram = \"1GiB\"\nswap = \"off\"\nswap_size = \"256MiB\"\n";
+    let e = more.add_toml(text, std::path::Path::new("p.toml")).unwrap_err().to_string();
+    assert!(e.contains("mine.swap_size") && e.contains("p.toml") && e.contains("swap is off"), "{e}");
+}
+
+#[test]
+fn a_finite_cost_whose_totals_would_overflow_is_refused_by_name() {
+    let phones = Phones::builtin();
+    let cat = Catalog::builtin();
+    for field in ["active_mw", "dram_mw_per_gib", "kswapd_max_backlog_ms", "write_amplification"] {
+        let o: toml::Table = [(field.to_string(), toml::Value::from(1e300))].into_iter().collect();
+        let e = phones.get("nexus5", &o).unwrap().validate(&cat).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains("overflow"), "{field}: {e}");
+        // The bound itself is taken.
+        let o: toml::Table = [(field.to_string(), toml::Value::from(1e18))].into_iter().collect();
+        phones.get("nexus5", &o).unwrap().validate(&cat).unwrap();
+    }
+}
