@@ -141,9 +141,10 @@ pub struct Phone {
     /// vm.watermark_scale_factor (in 1/10000 of memory): the low and high watermarks above min.
     #[serde(default = "d_wsf")]
     pub watermark_scale_factor: u64,
-    /// Pages kswapd and direct reclaim take per pass (SWAP_CLUSTER_MAX).
+    /// Pages kswapd and direct reclaim take per pass (SWAP_CLUSTER_MAX). Not a page run's
+    /// `reclaim_batch`, which is what a fault on full memory frees at once.
     #[serde(default = "d_batch")]
-    pub reclaim_batch: u32,
+    pub reclaim_pass: u32,
     /// kswapd stops while the swap or file device has more than this much queued, so that heavy
     /// swap-out falls through to direct reclaim.
     #[serde(default = "d_backlog")]
@@ -366,8 +367,8 @@ impl Phone {
             return Err(Error::config("write_amplification", format!("{} must be ≥ 1", self.write_amplification)));
         }
         crate::limits::per_op("write_amplification", self.write_amplification)?;
-        if self.reclaim_batch == 0 {
-            return Err(Error::config("reclaim_batch", "must be at least 1"));
+        if self.reclaim_pass == 0 {
+            return Err(Error::config("reclaim_pass", "must be at least 1"));
         }
         if self.file_readahead_kib.saturating_mul(1024) < self.page_size {
             return Err(Error::config("file_readahead_kib", "must be at least one page"));

@@ -135,3 +135,13 @@ fn a_finite_cost_whose_totals_would_overflow_is_refused_by_name() {
         phones.get("nexus5", &o).unwrap().validate(&cat).unwrap();
     }
 }
+
+#[test]
+fn a_phones_reclaim_pass_is_its_own_name_and_the_page_levels_is_refused_with_a_pointer() {
+    let phones = Phones::builtin();
+    let one = |k: &str| -> toml::Table { [(k.to_string(), toml::Value::from(8))].into_iter().collect() };
+    assert_eq!(phones.get("nexus5", &one("reclaim_pass")).unwrap().reclaim_pass, 8);
+    assert_eq!(phones.get("nexus5", &toml::Table::new()).unwrap().reclaim_pass, crate::kernel::SWAP_CLUSTER_MAX as u32);
+    let e = phones.get("nexus5", &one("reclaim_batch")).unwrap_err().to_string();
+    assert!(e.contains("reclaim_batch") && e.contains("reclaim_pass"), "{e}");
+}

@@ -122,6 +122,11 @@ fn meaningless(given: &toml::Table, merged: &toml::Table) -> Result<()> {
 
 /// Phone `name` typed from its table; an error names the field under the phone.
 fn typed(name: &str, t: &toml::Table) -> Result<Phone> {
+    if t.contains_key("reclaim_batch") {
+        // A page run's `reclaim_batch` is another thing (what a fault on full memory frees).
+        let why = "a phone's pages per kswapd and direct-reclaim pass are `reclaim_pass`";
+        return Err(Error::config("reclaim_batch", why));
+    }
     serde_path_to_error::deserialize(toml::Value::Table(t.clone())).map_err(|e| {
         let key = e.path().to_string();
         Error::config(if key == "." { format!("phone {name}") } else { key }, e.into_inner().message().trim())

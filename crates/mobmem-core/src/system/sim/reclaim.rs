@@ -44,7 +44,7 @@ impl<P: Policy> Sim<'_, P> {
                 self.w.m.kswapd_throttled += 1;
                 break;
             }
-            let want = (self.w.layout.high - self.free()).min(self.w.phone.reclaim_batch as u64);
+            let want = (self.w.layout.high - self.free()).min(self.w.phone.reclaim_pass as u64);
             let (got, sw, fw) = self.reclaim(want)?;
             self.w.m.kswapd_pages += got;
             self.write_batch(sw, fw, t);
@@ -66,7 +66,7 @@ impl<P: Policy> Sim<'_, P> {
         if self.free() > self.w.layout.min {
             return Ok(());
         }
-        let (got, sw, fw) = self.reclaim(self.w.phone.reclaim_batch as u64)?;
+        let (got, sw, fw) = self.reclaim(self.w.phone.reclaim_pass as u64)?;
         self.w.m.direct_reclaim_pages += got;
         let end = self.write_batch(sw, fw, *clock);
         let wait = end - *clock;
