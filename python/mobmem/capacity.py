@@ -66,9 +66,9 @@ def curve(
         extra["swap_size"] = _args.plain(swap_size, "swap_size")
     grid = [(s, d) for s in settings for d in sizes]
     # The swap size sizes the swap devices of the grid; swap off has none (and refuses one).
+    unsized = {k: v for k, v in extra.items() if k != "swap_size"}
     jobs = [
-        job(usage, phone, seed=seed, dram=d, swap=s, **(_no_size(extra) if s == "off" else extra))
-        for s, d in grid
+        job(usage, phone, seed=seed, dram=d, swap=s, **(unsized if s == "off" else extra)) for s, d in grid
     ]
     runs = phone_grid(jobs, threads=threads, phones=phones_file, apps=apps, devices=devices)
     rows = []
@@ -104,7 +104,3 @@ def dram_for(rows: Sequence[Mapping[str, Any]], live_apps: float) -> dict[str, s
         if out[s] is None and r["live_apps_mean"] >= live_apps:
             out[s] = r["dram"]
     return out
-
-
-def _no_size(knobs: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in knobs.items() if k != "swap_size"}

@@ -411,7 +411,6 @@ impl Phone {
                     return Err(Error::config(f(name), format!("{v:?} is not a share in [0, 1]")));
                 }
             }
-            pos(&f("period_s"), s.period_s)?;
             crate::limits::per_op(f("period_s"), s.period_s)?;
             if s.period_s > 0.0 && s.period_s < MIN_PERIOD_S {
                 return Err(Error::config(

@@ -36,7 +36,7 @@ impl Phones {
                 Some(base) => overlay(base.clone(), &table),
                 None => table.clone(),
             };
-            meaningless(&table, &merged).and_then(|_| typed(&name, &merged)).map_err(|e| match e {
+            typed(&name, &merged).and_then(|p| meaningless(&table, &p)).map_err(|e| match e {
                 Error::Config { field, msg } if field.starts_with("phone ") => {
                     Error::config(field, format!("{}: {msg}", origin.display()))
                 }
@@ -65,9 +65,9 @@ impl Phones {
                 Error::config("phone", format!("unknown phone {name:?}; known: {}", known.join(", ")))
             })?
             .clone();
-        let merged = overlay(t, overrides);
-        meaningless(overrides, &merged)?;
-        typed(name, &merged)
+        let phone = typed(name, &overlay(t, overrides))?;
+        meaningless(overrides, &phone)?;
+        Ok(phone)
     }
 }
 
@@ -96,28 +96,28 @@ fn overlay(mut t: toml::Table, over: &toml::Table) -> toml::Table {
     t
 }
 
-/// A setting the user's table `given` sets that the phone it makes (`merged`) gives no meaning: a
-/// config error naming it, never a silent no-op. Only what the user set counts: a preset's swap
-/// size stays when a run turns its swap off (`--set swap=off`), as the eMMC reproduction does.
-fn meaningless(given: &toml::Table, merged: &toml::Table) -> Result<()> {
-    let swap_on = matches!(merged.get("swap").and_then(|v| v.as_str()), Some(s) if s != "off");
-    if swap_on {
+/// A setting the user's table `given` sets that the phone it makes gives no meaning: a config
+/// error naming it, never a silent no-op. Only what the user set counts: a preset's swap size stays
+/// when a run turns its swap off (`--set swap=off`), as the eMMC reproduction does.
+fn meaningless(given: &toml::Table, phone: &Phone) -> Result<()> {
+    if phone.swap_on() {
         return Ok(());
     }
-    if let Some(v) = given.get("swap_size") {
+    if let Some(s) = phone.swap_size.as_ref().filter(|_| given.contains_key("swap_size")) {
         return Err(Error::config(
             "swap_size",
-            format!("{v} sizes no swap: swap is off (drop it or name a swap device)"),
+            format!("{s} sizes no swap: swap is off (drop it or name a swap device)"),
         ));
     }
     // 0 is read-around off, which swap off is too.
-    match given.get("page_cluster") {
-        Some(v) if v.as_integer() != Some(0) => Err(Error::config(
+    let pc = phone.page_cluster.order();
+    if pc > 0 && given.contains_key("page_cluster") {
+        return Err(Error::config(
             "page_cluster",
-            format!("{v} reads nothing around a swap fault: swap is off (drop it or name a swap device)"),
-        )),
-        _ => Ok(()),
+            format!("{pc} reads nothing around a swap fault: swap is off (drop it or name a swap device)"),
+        ));
     }
+    Ok(())
 }
 
 /// Phone `name` typed from its table; an error names the field under the phone.
