@@ -56,6 +56,12 @@ fn sim_config_schema() -> String {
     mobmem_core::config::schema().to_string()
 }
 
+/// A phone's knobs: {fields: [{name, default, help, shared}]} (JSON), from the core's phone.
+#[pyfunction]
+fn phone_schema() -> String {
+    mobmem_core::system::phone::schema().to_string()
+}
+
 /// Registered swap admissions as (name, description).
 #[pyfunction]
 fn swap_admissions() -> Vec<(&'static str, &'static str)> {
@@ -84,6 +90,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(devices, m)?)?;
     m.add_function(wrap_pyfunction!(policy_params, m)?)?;
     m.add_function(wrap_pyfunction!(sim_config_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(phone_schema, m)?)?;
     m.add_function(wrap_pyfunction!(swap_admissions, m)?)?;
     m.add_function(wrap_pyfunction!(swap_backends, m)?)?;
     m.add_function(wrap_pyfunction!(result_schemas, m)?)?;

@@ -105,6 +105,10 @@ impl From<PageCluster> for u32 {
 /// default. `Default` and the `(name, help)` list named first are made from the same lines, so a
 /// knob is one entry here; the schema, the CLI's flags, Python's `Config` and the run's config
 /// echo (`plan::ResolvedConfig`) follow from it.
+///
+/// A struct of a level (`page`, `phone`) takes the knobs both levels have where it says
+/// `@shared`: they are declared once, in `shared_knobs!`, with a default for each level, and the
+/// struct gets `shared()`, their values as one `Shared`, which `plan` resolves for both.
 macro_rules! knobs {
     (
         $fields:ident;
@@ -135,10 +139,168 @@ macro_rules! knobs {
         /// Every field and its help, in declaration order.
         pub const $fields: &[(&str, &str)] = &[$((stringify!($field), $help.trim_ascii()),)*];
     };
+    (
+        $fields:ident, $level:ident;
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                #[doc = $help:literal]
+                $(#[$attr:meta])*
+                pub $field:ident: $ty:ty = $default:expr,
+            )*
+            @shared
+            $(
+                #[doc = $help2:literal]
+                $(#[$attr2:meta])*
+                pub $field2:ident: $ty2:ty = $default2:expr,
+            )*
+        }
+        [$(
+            #[doc = $shelp:literal]
+            $(#[$sattr:meta])*
+            pub $sfield:ident: $sty:ty = [$page:expr, $phone:expr],
+        )*]
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(
+                #[doc = $help]
+                $(#[$attr])*
+                pub $field: $ty,
+            )*
+            $(
+                #[doc = $shelp]
+                $(#[$sattr])*
+                pub $sfield: $sty,
+            )*
+            $(
+                #[doc = $help2]
+                $(#[$attr2])*
+                pub $field2: $ty2,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name {
+                    $($field: $default,)*
+                    $($sfield: $crate::config::pick!($level, $page, $phone),)*
+                    $($field2: $default2,)*
+                }
+            }
+        }
+
+        impl $name {
+            /// The knobs both levels have, as `plan` resolves them.
+            pub fn shared(&self) -> $crate::config::Shared {
+                $crate::config::Shared { $($sfield: self.$sfield.clone(),)* }
+            }
+        }
+
+        /// Every field and its help, in declaration order.
+        pub const $fields: &[(&str, &str)] = &[
+            $((stringify!($field), $help.trim_ascii()),)*
+            $((stringify!($sfield), $shelp.trim_ascii()),)*
+            $((stringify!($field2), $help2.trim_ascii()),)*
+        ];
+    };
+}
+pub(crate) use knobs;
+
+/// A shared knob's default at a level.
+macro_rules! pick {
+    (page, $page:expr, $phone:expr) => {
+        $page
+    };
+    (phone, $page:expr, $phone:expr) => {
+        $phone
+    };
+}
+pub(crate) use pick;
+
+/// The knobs a page run and a phone both have, each declared once with its default at each
+/// level (`[page, phone]`): `knobs!` puts them into `SimConfig` and `Phone`, and `Shared` holds
+/// them for `plan`, which resolves them the same way for both. A knob both levels need is one
+/// entry here, its resolving in `plan::Common`, and its use in the engine.
+macro_rules! shared_knobs {
+    ($cb:path; $($args:tt)*) => {
+        $cb! { $($args)* [
+            /// page reclamation policy (mobmem policies)
+            pub policy: String = ["clock".into(), "linux-2q".into()],
+            /// the policy's parameters (a table; see each policy)
+            #[schemars(with = "crate::units::Table")]
+            pub params: toml::Table = [toml::Table::new(), toml::Table::new()],
+            /// file-store device (mobmem devices)
+            pub storage: String = ["ufs31".into(), "ufs31".into()],
+            /// which dirty anon pages may go to swap (mobmem admissions); on a page trace, a2s, adj-limit and hot-list need processes
+            ///
+            /// Admissions that decide by process (a2s, adj-limit, hot-list) need a pid column and
+            /// each pid's oom_score_adj over a page trace; hot-list then admits every page (a page
+            /// trace has no launches, so no hot page). With a phone's swap off, none is admitted.
+            pub swap_admission: String = [$crate::swap::admission::DEFAULT.into(), $crate::swap::admission::DEFAULT.into()],
+            /// the swap admission's parameters (a table; see each admission)
+            #[schemars(with = "crate::units::Table")]
+            pub swap_admission_params: toml::Table = [toml::Table::new(), toml::Table::new()],
+            /// a swapped-in page's swap copy: device (Linux: zram frees it, a block device keeps it until written), keep, drop
+            ///
+            /// Linux's swap cache: a swapped-in page keeps its swap copy until it is written, so
+            /// evicting it again costs no write — on a block device; zram, a synchronous-I/O
+            /// device, frees the copy at swap-in.
+            pub swap_cache: $crate::config::SwapCache = [$crate::config::SwapCache::Device, $crate::config::SwapCache::Device],
+            /// swap read-around: a swap fault also reads its aligned cluster of 2^page_cluster slots (Linux vm.page-cluster; 0: off)
+            ///
+            /// On a block device only: zram, a synchronous-I/O device, reads no neighbours (Linux's
+            /// `do_swap_page` bypasses the swap cache). Swapped pages then get numbered slots
+            /// (next-fit, as Linux's allocator), so a cluster holds the pages swapped out together.
+            /// A page trace charges each page read ahead one page read (an upper bound on devices
+            /// whose bandwidth grows with the request); a phone times a cluster as one request.
+            /// A phone has Linux's default, 3; a page trace 0, as page traces ran before the knob.
+            pub page_cluster: $crate::config::PageCluster = [$crate::config::PageCluster::OFF, $crate::config::PageCluster::LINUX],
+            /// page size in bytes
+            pub page_size: u64 = [4096, 4096],
+            /// DR. Swap's Direct Read (NVM swap devices)
+            ///
+            /// Read faults on swapped pages map the NVM page in place. Needs a swap device of kind
+            /// `nvm`.
+            pub direct_read: bool = [false, false],
+        ]}
+    };
+}
+pub(crate) use shared_knobs;
+
+/// The struct of the knobs both levels have.
+macro_rules! shared_struct {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident;
+        [$(
+            #[doc = $help:literal]
+            $(#[doc = $more:literal])*
+            $(#[schemars($($s:tt)*)])*
+            pub $field:ident: $ty:ty = [$page:expr, $phone:expr],
+        )*]
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(#[doc = $help] pub $field: $ty,)*
+        }
+
+        /// The knobs both levels have, by name.
+        pub const SHARED_FIELDS: &[&str] = &[$(stringify!($field),)*];
+    };
 }
 
-knobs! {
-    SIM_FIELDS;
+shared_knobs! {
+    shared_struct;
+    /// The knobs both levels have (`shared_knobs!`), as a run gives them: what `plan` resolves
+    /// the same way for a page run and a phone.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Shared;
+}
+
+shared_knobs! {
+    knobs;
+    SIM_FIELDS, page;
     /// One page-level simulation: memory size, policy, devices. Resolved against a device catalog
     /// and a trace's footprint into a `plan::Plan`, which is what a run is built from.
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -146,34 +308,13 @@ knobs! {
     pub struct SimConfig {
         /// DRAM for pages: frames (1024), bytes (64MiB) or a share of the footprint (10%)
         pub memory: MemorySize = MemorySize::Percent(10.0),
-        /// page reclamation policy (mobmem policies)
-        pub policy: String = "clock".into(),
-        /// the policy's parameters (a table; see each policy)
-        #[schemars(with = "crate::units::Table")]
-        pub params: toml::Table = toml::Table::new(),
         /// swap device (mobmem devices)
         pub swap: String = "optane-m10".into(),
-        /// file-store device (mobmem devices)
-        pub storage: String = "ufs31".into(),
         /// swap capacity (pages, bytes or %); unlimited when absent
         ///
         /// Unlimited is the SPO-CLOCK setting: swap = the whole footprint.
         pub swap_size: Option<MemorySize> = None,
-        /// which dirty anon pages may go to swap (mobmem admissions); a2s, adj-limit and hot-list need a trace with processes
-        ///
-        /// Admissions that decide by process (a2s, adj-limit, hot-list) need a pid column and each
-        /// pid's oom_score_adj over the trace; hot-list then admits every page (a page trace has no
-        /// launches, so no hot page).
-        pub swap_admission: String = crate::swap::admission::DEFAULT.into(),
-        /// the swap admission's parameters (a table; see each admission)
-        #[schemars(with = "crate::units::Table")]
-        pub swap_admission_params: toml::Table = toml::Table::new(),
-        /// a swapped-in page's swap copy: device (Linux: zram frees it, a block device keeps it until written), keep, drop
-        ///
-        /// Linux's swap cache: a swapped-in page keeps its swap copy until it is written, so
-        /// evicting it again costs no write — on a block device; zram, a synchronous-I/O device,
-        /// frees the copy at swap-in.
-        pub swap_cache: SwapCache = SwapCache::Device,
+        @shared
         /// zram's compressed pages take frames of memory; off: outside it (a memory cgroup's limit)
         ///
         /// A phone has one DRAM; a memory cgroup's limit does not charge zram's pool.
@@ -191,26 +332,10 @@ knobs! {
         /// `nr_to_reclaim = max(nr_pages, SWAP_CLUSTER_MAX)`), so its usage swings between the
         /// limit and 32 pages under it; `mobmem kernel-check` runs so.
         pub reclaim_batch: u64 = 1,
-        /// swap read-around: a swap fault also reads its aligned cluster of 2^page_cluster slots (Linux vm.page-cluster; 0: off)
-        ///
-        /// On a block device only: zram, a synchronous-I/O device, reads no neighbours (Linux's
-        /// `do_swap_page` bypasses the swap cache). Swapped pages then get numbered slots (next-fit,
-        /// as Linux's allocator), so a cluster holds the pages swapped out together. Each page read
-        /// ahead is charged one page read: an upper bound on devices whose bandwidth grows with
-        /// the request (the phone level times a cluster as one request). Linux's default is 3; 0
-        /// keeps page traces as they ran before the knob.
-        pub page_cluster: PageCluster = PageCluster::OFF,
-        /// page size in bytes
-        pub page_size: u64 = 4096,
         /// CPU time per access in ns
         ///
         /// The time of one access that hits.
         pub cpu_ns_per_access: f64 = 1.0,
-        /// DR. Swap's Direct Read (NVM swap devices)
-        ///
-        /// Read faults on swapped pages map the NVM page in place. Needs a swap device of kind
-        /// `nvm`.
-        pub direct_read: bool = false,
         /// up time for static energy (swap energy model, tier refresh), in s; the simulated time when absent
         ///
         /// t_TOTAL of the swap area's energy model (DR. Swap eqs. 1, 6, 13) and the memory tiers'
@@ -284,17 +409,26 @@ pub const GRID_MEMORIES: &[&str] = &["5%", "10%", "15%", "20%", "25%"];
 /// or derived — and help, in `SIM_FIELDS` order; the tiers' own fields follow as `tiers.NAME`),
 /// a grid's defaults (`grid`), and the kernel's constants the models take (`kernel`).
 pub fn schema() -> serde_json::Value {
-    let d = serde_json::to_value(SimConfig::default()).unwrap_or_default();
-    let t = serde_json::to_value(TierConfig::default()).unwrap_or_default();
-    let field = |name: String, default: &serde_json::Value, help: &str| serde_json::json!({"name": name, "default": default, "help": help});
-    let mut out: Vec<serde_json::Value> =
-        SIM_FIELDS.iter().map(|(name, help)| field(name.to_string(), &d[name], help)).collect();
-    out.extend(TIER_FIELDS.iter().map(|(name, help)| field(format!("tiers.{name}"), &t[name], help)));
+    let mut out = field_list(&SimConfig::default(), SIM_FIELDS, "");
+    out.extend(field_list(&TierConfig::default(), TIER_FIELDS, "tiers."));
     serde_json::json!({
         "fields": out,
         "grid": {"policies": GRID_POLICIES, "memories": GRID_MEMORIES},
         "kernel": {"swap_cluster_max": SWAP_CLUSTER_MAX, "max_tlb_entries": crate::policy::MAX_TLB_ENTRIES},
     })
+}
+
+/// Each of `fields` (a `knobs!` list) as `{name, default, help, shared}`: its default read from
+/// `defaults` serialized, `shared` when both levels have it (`SHARED_FIELDS`).
+pub fn field_list<T: Serialize>(defaults: &T, fields: &[(&str, &str)], prefix: &str) -> Vec<serde_json::Value> {
+    let d = serde_json::to_value(defaults).unwrap_or_default();
+    let shared = |name: &str| prefix.is_empty() && SHARED_FIELDS.contains(&name);
+    fields
+        .iter()
+        .map(|(name, help)| {
+            serde_json::json!({"name": format!("{prefix}{name}"), "default": d[name], "help": help, "shared": shared(name)})
+        })
+        .collect()
 }
 
 /// A page size the models take: a power of two, at least 512 bytes (both ways in).

@@ -5,7 +5,7 @@
 
 use super::pages::Pages;
 use super::{Engine, SwapSemantics, WritebackSchedule};
-use crate::plan::SwapPlan;
+use crate::plan::Common;
 use crate::policy::Policy;
 use crate::swap::backend::SwapEffects;
 use crate::swap::backend::Ticks;
@@ -68,13 +68,16 @@ impl Setup {
 }
 
 impl Setup {
-    /// `frames` frames and `swap_cap` slots with the resolved swap `plan`: its backend, what a
-    /// swap-in keeps, the read-around and writeback's rounds in `ticks`. Both ways in start here.
-    pub fn with_swap(frames: usize, swap_cap: u64, plan: &SwapPlan, page_size: u64, ticks: Ticks) -> Setup {
-        let mut s = Setup::new(frames, swap_cap, &plan.effects);
-        s.semantics = plan.semantics;
-        s.page_cluster = plan.page_cluster;
-        s.writeback = plan.writeback_rounds(page_size, ticks);
+    /// `frames` frames and `swap_cap` slots with the resolved shared knobs `plan`: the swap
+    /// backend, what a swap-in keeps, the read-around, writeback's rounds in `ticks` and Direct
+    /// Read. Both ways in start here.
+    pub fn with_plan(frames: usize, swap_cap: u64, plan: &Common, page_size: u64, ticks: Ticks) -> Setup {
+        let swap = &plan.swap;
+        let mut s = Setup::new(frames, swap_cap, &swap.effects);
+        s.semantics = swap.semantics;
+        s.page_cluster = swap.page_cluster;
+        s.writeback = swap.writeback_rounds(page_size, ticks);
+        s.direct_read = plan.direct_read;
         s
     }
 }

@@ -3,30 +3,28 @@
 //! combination once, and the run is built from the `Plan` alone. The result's config echo is the
 //! plan serialized: the knobs as given, with what they resolved to in place of names and shares.
 
+mod common;
+mod phone;
 mod swap;
 
-use crate::config::{check_direct_read, check_page_size, SimConfig, SWAP_CLUSTER_MAX};
+use crate::config::{check_page_size, SimConfig, SWAP_CLUSTER_MAX};
 use crate::device::{Catalog, Device, TierModel};
 use crate::error::{Error, Result};
 use crate::policy;
 use crate::swap::backend::{SwapBackend, SwapEffects};
-use crate::swap::{SwapAdmission, SwapSemantics};
+use crate::swap::SwapSemantics;
 use serde::{Serialize, Serializer};
 
+pub use common::Common;
+pub use phone::PhonePlan;
 pub use swap::{SwapPlan, SwapSettings};
 
-/// Everything a config resolves to before it meets a trace: its devices, the swap backend, the
-/// policy's and the admission's parameters with their defaults, and what a swap-in keeps.
+/// Everything a config resolves to before it meets a trace: the knobs both levels have (devices,
+/// the swap backend, the policy's and the admission's parameters, what a swap-in keeps), resolved
+/// as a phone's are (`Common`), and the page level's own (tiers).
 pub struct Resolved {
     pub given: SimConfig,
-    /// The swap device, its backend (block, zram, zram with writeback), the file store, what a
-    /// swap-in keeps, the costs a policy weighs and the read-around: resolved as a phone's are.
-    pub swap: SwapPlan,
-    /// The policy's parameters, defaults filled in.
-    pub params: serde_json::Value,
-    /// The swap admission, and its parameters with defaults filled in.
-    pub admission: Box<dyn SwapAdmission>,
-    pub admission_params: serde_json::Value,
+    pub common: Common,
     /// The tier models of hybrid memory (DRAM, PCM).
     pub tier_models: Option<(TierModel, TierModel)>,
 }
@@ -75,21 +73,9 @@ impl Resolved {
                 return Err(Error::config("energy_duration_s", format!("{d} is not a positive duration")));
             }
         }
-        let params = policy::resolved_params(&cfg.policy, &cfg.params)?;
         let swap = catalog.get(&cfg.swap, "swap")?;
-        let storage = catalog.get(&cfg.storage, "storage")?;
-        check_direct_read(cfg.direct_read, Some(swap))?;
-        let (admission, admission_params) =
-            crate::swap::admission::build(&cfg.swap_admission, &cfg.swap_admission_params)?;
-        let settings = SwapSettings {
-            swap: Some(swap),
-            storage,
-            page_size: cfg.page_size,
-            swap_cache: cfg.swap_cache,
-            anon_first_touch: cfg.anon_first_touch,
-            page_cluster: cfg.page_cluster,
-        };
-        let swap_plan = SwapPlan::resolve(&settings, catalog)?;
+        let common = Common::resolve(&cfg.shared(), Some(swap), cfg.anon_first_touch, catalog)?;
+        let swap_plan = &common.swap;
         if swap_plan.backend.is_none() {
             return Err(Error::Invariant("a page run's swap is off".into()));
         }
@@ -117,12 +103,12 @@ impl Resolved {
             }
             None => None,
         };
-        Ok(Resolved { given: cfg.clone(), swap: swap_plan, params, admission, admission_params, tier_models })
+        Ok(Resolved { given: cfg.clone(), common, tier_models })
     }
 
     /// The swap backend: a page run always has a swap device (`Resolved::new` refuses otherwise).
     pub fn backend(&self) -> &dyn SwapBackend {
-        self.swap.backend.as_deref().expect("a page run has a swap device (checked in Resolved::new)")
+        self.common.swap.backend.as_deref().expect("a page run has a swap device (checked in Resolved::new)")
     }
 
     /// The plan for a trace of `footprint` distinct pages.
@@ -208,13 +194,13 @@ impl Plan {
         let r = &self.resolved;
         ResolvedConfig {
             given: r.given.clone(),
-            params: r.params.clone(),
+            params: r.common.params.clone(),
             frames: self.frames,
             swap: self.swap().clone(),
-            storage: r.swap.storage.clone(),
+            storage: r.common.swap.storage.clone(),
             swap_pages: self.swap_pages,
-            swap_admission_params: r.admission_params.clone(),
-            swap_cache: r.swap.semantics.swap_cache,
+            swap_admission_params: r.common.admission_params.clone(),
+            swap_cache: r.common.swap.semantics.swap_cache,
             tiers: self.tiers.clone(),
         }
     }

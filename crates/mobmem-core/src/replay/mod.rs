@@ -111,7 +111,7 @@ fn page_admission(plan: &Plan, trace: &Trace) -> Result<Option<(Timeline, swap::
     }
     match &trace.procs {
         Some(procs) => procs.check_covers(trace, "the trace's process table")?,
-        None if plan.resolved.admission.scope() == Scope::PerPage => {
+        None if plan.resolved.common.admission.scope() == Scope::PerPage => {
             return Err(Error::config(
                 "swap_admission",
                 format!(
@@ -228,13 +228,12 @@ fn flat_setup(plan: Plan, footprint: u64, sample_rate: f64) -> Setup {
     let cfg = &r.given;
     // Page traces count time in accesses (`Ticks::Accesses`): the engine runs writeback's rounds.
     let ticks = Ticks::Accesses { cpu_ns_per_access: cfg.cpu_ns_per_access, footprint };
-    let mut s = Setup::with_swap(frames as usize, swap_pages.unwrap_or(u64::MAX), &r.swap, cfg.page_size, ticks);
-    s.direct_read = cfg.direct_read;
+    let mut s = Setup::with_plan(frames as usize, swap_pages.unwrap_or(u64::MAX), &r.common, cfg.page_size, ticks);
     s.zram = s.zram.filter(|_| cfg.zram_in_memory);
     // A miniature simulation's memory is `sample_rate` of the full one: so is its batch.
     s.reclaim_batch = (cfg.reclaim_batch as f64 * sample_rate).round() as u64;
     if cfg.swap_admission != swap::admission::DEFAULT {
-        s.admission = Some((r.admission, swap::Owners::default()));
+        s.admission = Some((r.common.admission, swap::Owners::default()));
     }
     s
 }
@@ -249,8 +248,8 @@ fn run_plan(
 ) -> Result<RunResult> {
     let config = plan.echo();
     let cfg = config.given.clone();
-    let (swap, storage, costs) = (config.swap.clone(), config.storage.clone(), plan.resolved.swap.costs);
-    let backing = plan.resolved.swap.effects.writeback.as_ref().map(|w| w.backing.clone());
+    let (swap, storage, costs) = (config.swap.clone(), config.storage.clone(), plan.resolved.common.swap.costs);
+    let backing = plan.resolved.common.swap.effects.writeback.as_ref().map(|w| w.backing.clone());
     let footprint = trace.num_pages() as u64;
     let swap_cap = plan.swap_pages.unwrap_or(u64::MAX);
     let start = Instant::now();

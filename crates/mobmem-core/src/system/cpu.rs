@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Kernel CPU time per event, µs. Assumed orders of magnitude for a 2013–2016 ARM phone core.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct KernelCpu {
     /// A page written to swap: unmap, swap cache, block request (device time not included).

@@ -2,8 +2,6 @@
 //! model's knobs. Presets live in `phones.toml` (compiled in); a run names one and overrides
 //! fields, or gives a whole phone.
 
-use crate::config::PageCluster;
-use crate::device::{Catalog, Device};
 use crate::error::{Error, Result};
 use crate::units::MemorySize;
 use serde::{Deserialize, Serialize};
@@ -13,7 +11,7 @@ pub use super::ux::{UxClass, UxThresholds, UX_CLASSES};
 
 /// A process that is always there: system_server and friends (adj < 0, never killed), or the
 /// launcher (adj 600, which the killer may take).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SystemProcess {
     pub name: String,
@@ -51,9 +49,6 @@ fn default_system_hot_prob() -> f64 {
     0.9
 }
 
-fn d_page() -> u64 {
-    4096
-}
 /// `swap = "off"` or a device name, held as `None` or the name (written back as "off").
 mod swap_device {
     use serde::{Deserialize, Deserializer, Serializer};
@@ -68,174 +63,105 @@ mod swap_device {
     }
 }
 
-fn d_off() -> Option<String> {
-    None
-}
-fn d_storage() -> String {
-    "ufs31".into()
-}
-fn d_policy() -> String {
-    "linux-2q".into()
-}
-fn d_killer() -> String {
-    "minfree".into()
-}
-
 /// Shortest period of background work (1 ms): a shorter one would be a busy loop, and it keeps
 /// the clock's steps far above its rounding.
 pub const MIN_PERIOD_S: f64 = 1e-3;
 
-/// A phone. `Option` fields fall back to the preset's value, then to the defaults here.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Phone {
-    #[serde(default)]
-    pub description: String,
-    /// DRAM of the phone.
-    pub dram: MemorySize,
-    /// DRAM out of the model's reach: hardware carve-outs, kernel, and the OS's own use.
-    #[serde(default = "d_reserved")]
-    pub reserved: MemorySize,
-    #[serde(default = "d_page")]
-    pub page_size: u64,
-    /// Swap device; `None` is "off" in TOML and JSON.
-    #[serde(default = "d_off", with = "swap_device")]
-    pub swap: Option<String>,
-    #[serde(default)]
-    pub swap_size: Option<MemorySize>,
-    /// Which dirty anon pages may go to swap (`mobmem admissions`); with swap off, none.
-    #[serde(default = "d_admission")]
-    pub swap_admission: String,
-    #[serde(default)]
-    pub swap_admission_params: toml::Table,
-    /// Device holding apps' files.
-    #[serde(default = "d_storage")]
-    pub storage: String,
-    #[serde(default = "d_policy")]
-    pub policy: String,
-    #[serde(default)]
-    pub params: toml::Table,
-    /// Direct Read (DR. Swap) on an NVM swap device.
-    #[serde(default)]
-    pub direct_read: bool,
-    /// Swap-in read-around: clusters of 2^page_cluster slots (Linux default 3: 8 pages); 0 = off.
-    #[serde(default = "d_cluster")]
-    pub page_cluster: PageCluster,
-    /// A file fault reads the app's next file pages with it, up to this size (Linux read_ahead_kb).
-    #[serde(default = "d_readahead")]
-    pub file_readahead_kib: u64,
-    /// File-system metadata a launch writes to the file store (journal, inode and directory
-    /// updates), KiB, queued when the launch completes with nobody waiting; 0: not modelled.
-    #[serde(default)]
-    pub fs_meta_write_kib: u64,
-    #[serde(default = "d_killer")]
-    pub killer: String,
-    #[serde(default)]
-    pub killer_params: toml::Table,
-    /// Most cached (adj ≥ 900) apps kept; older ones are killed (Android's cached-process limit).
-    #[serde(default = "d_cached")]
-    pub max_cached: u32,
-    /// vm.min_free_kbytes; Linux's sqrt(16 × memory KiB) when absent.
-    #[serde(default)]
-    pub min_free_kib: Option<u64>,
-    /// vm.watermark_scale_factor (in 1/10000 of memory): the low and high watermarks above min.
-    #[serde(default = "d_wsf")]
-    pub watermark_scale_factor: u64,
-    /// Pages kswapd and direct reclaim take per pass (SWAP_CLUSTER_MAX). Not a page run's
-    /// `reclaim_batch`, which is what a fault on full memory frees at once.
-    #[serde(default = "d_batch")]
-    pub reclaim_pass: u32,
-    /// kswapd stops while the swap or file device has more than this much queued, so that heavy
-    /// swap-out falls through to direct reclaim.
-    #[serde(default = "d_backlog")]
-    pub kswapd_max_backlog_ms: f64,
-    /// Foreground activity after a launch lasts until the next launch, at most this long.
-    #[serde(default = "d_session")]
-    pub session_s: f64,
-    /// Share of the page touches that apps and system processes make — at launches, in foreground
-    /// sessions, in background work and at boot: 1 is the model; 0 replays the launches with no
-    /// page touched. The idle workload the fidelity scoreboard compares a result with, to find a
-    /// number that does not depend on the workload (docs/FIDELITY.md).
-    #[serde(default = "d_activity")]
-    pub activity: f64,
-    /// Share of that activity the apps keep (their launches, sessions and background work), and
-    /// the share the system processes keep (their background work and boot): 1 is the model. The
-    /// scoreboard's subject test sets one to 0 — the apps, or the system processes, touching no
-    /// page and the rest as before — to find a number that is not its subject's (docs/FIDELITY.md).
-    #[serde(default = "d_activity")]
-    pub apps_activity: f64,
-    #[serde(default = "d_activity")]
-    pub system_activity: f64,
-    /// Page touches of background work a process makes at most between two launches (its rounds
-    /// stop when the next would pass this). An idle gap then costs launches and touches, not
-    /// seconds: over a long gap a process's periodic touches reached their steady state long before
-    /// (and Android's Doze defers background work on an idle phone). The default is above what the
-    /// real logs' longest gap (14.8 h) needs at the presets' busiest background work (the system
-    /// server's 64 pages a second over the 53,420 s gap: 3,418,880 touches), so that they run as
-    /// without a budget.
-    #[serde(default = "d_bg_touches")]
-    pub max_bg_touches: u64,
-    /// Power of the whole phone while an app loads (CPU, display, memory), for launch energy.
-    #[serde(default = "d_active_mw")]
-    pub active_mw: f64,
-    /// DRAM background power per GiB over the whole run.
-    #[serde(default = "d_dram_mw")]
-    pub dram_mw_per_gib: f64,
-    /// Flash writes per host write (FTL write amplification), for P/E cycles.
-    #[serde(default = "d_waf")]
-    pub write_amplification: f64,
-    #[serde(default)]
-    pub ux: UxThresholds,
-    /// Kernel CPU time per event, for the user / system split (`cpu`; assumed costs).
-    #[serde(default)]
-    pub kernel: super::cpu::KernelCpu,
-    #[serde(default)]
-    pub system: Vec<SystemProcess>,
-    #[serde(default)]
-    pub source: String,
+crate::config::shared_knobs! {
+    crate::config::knobs;
+    PHONE_FIELDS, phone;
+    /// A phone. A run names a preset and overrides its fields, or gives a whole phone; a field
+    /// neither sets has the default here (the knobs both levels have: `config::shared_knobs!`).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Phone {
+        /// what the phone is
+        pub description: String = String::new(),
+        /// DRAM of the phone (bytes or pages); a phone table must give it
+        pub dram: MemorySize = MemorySize::Bytes(0),
+        /// DRAM out of the model's reach: hardware carve-outs, kernel, and the OS's own use
+        pub reserved: MemorySize = MemorySize::Bytes(0),
+        /// swap device (mobmem devices), or off
+        ///
+        /// `None` is "off" in TOML and JSON.
+        #[serde(with = "swap_device")]
+        #[schemars(with = "String")]
+        pub swap: Option<String> = None,
+        /// swap capacity (bytes or pages); swap on needs it
+        pub swap_size: Option<MemorySize> = None,
+        @shared
+        /// a file fault reads the app's next file pages with it, up to this size in KiB (Linux read_ahead_kb)
+        pub file_readahead_kib: u64 = 128,
+        /// file-system metadata a launch writes to the file store, KiB (0: not modelled)
+        ///
+        /// Journal, inode and directory updates, queued when the launch completes with nobody
+        /// waiting.
+        pub fs_meta_write_kib: u64 = 0,
+        /// low memory killer (mobmem phone --help lists them)
+        pub killer: String = "minfree".into(),
+        /// the killer's parameters (a table; see each killer)
+        #[schemars(with = "crate::units::Table")]
+        pub killer_params: toml::Table = toml::Table::new(),
+        /// most cached (adj ≥ 900) apps kept; older ones are killed (Android's cached-process limit)
+        pub max_cached: u32 = 32,
+        /// vm.min_free_kbytes; Linux's sqrt(16 × memory KiB) when absent
+        pub min_free_kib: Option<u64> = None,
+        /// vm.watermark_scale_factor (in 1/10000 of memory): the low and high watermarks above min
+        pub watermark_scale_factor: u64 = 10,
+        /// pages kswapd and direct reclaim take per pass (SWAP_CLUSTER_MAX)
+        ///
+        /// Not a page run's `reclaim_batch`, which is what a fault on full memory frees at once.
+        pub reclaim_pass: u32 = crate::kernel::SWAP_CLUSTER_MAX as u32,
+        /// kswapd stops while the swap or file device has more than this many ms queued
+        ///
+        /// So that heavy swap-out falls through to direct reclaim.
+        pub kswapd_max_backlog_ms: f64 = 50.0,
+        /// foreground activity after a launch lasts until the next launch, at most this many s
+        pub session_s: f64 = 60.0,
+        /// share of the page touches that apps and system processes make (1: the model; 0: none)
+        ///
+        /// At launches, in foreground sessions, in background work and at boot: 0 replays the
+        /// launches with no page touched. The idle workload the fidelity scoreboard compares a
+        /// result with, to find a number that does not depend on the workload (docs/FIDELITY.md).
+        pub activity: f64 = 1.0,
+        /// share of that activity the apps keep: their launches, sessions and background work (1: the model)
+        ///
+        /// The scoreboard's subject test sets it or `system_activity` to 0 — the apps, or the
+        /// system processes, touching no page and the rest as before — to find a number that is
+        /// not its subject's (docs/FIDELITY.md).
+        pub apps_activity: f64 = 1.0,
+        /// share of that activity the system processes keep: their background work and boot (1: the model)
+        pub system_activity: f64 = 1.0,
+        /// page touches of background work a process makes at most between two launches
+        ///
+        /// Its rounds stop when the next would pass this. An idle gap then costs launches and
+        /// touches, not seconds: over a long gap a process's periodic touches reached their steady
+        /// state long before (and Android's Doze defers background work on an idle phone). The
+        /// default is above what the real logs' longest gap (14.8 h) needs at the presets' busiest
+        /// background work (the system server's 64 pages a second over the 53,420 s gap: 3,418,880
+        /// touches), so that they run as without a budget.
+        pub max_bg_touches: u64 = 1 << 22,
+        /// power of the whole phone while an app loads (CPU, display, memory), mW, for launch energy
+        pub active_mw: f64 = 1500.0,
+        /// DRAM background power per GiB over the whole run, mW
+        pub dram_mw_per_gib: f64 = 100.0,
+        /// flash writes per host write (FTL write amplification), for P/E cycles
+        pub write_amplification: f64 = 1.0,
+        /// UX delay classes' thresholds (a table)
+        pub ux: UxThresholds = UxThresholds::default(),
+        /// kernel CPU time per event, for the user / system split (a table; assumed costs)
+        pub kernel: super::cpu::KernelCpu = super::cpu::KernelCpu::default(),
+        /// the processes that are always there (an array of tables)
+        pub system: Vec<SystemProcess> = Vec::new(),
+        /// where the phone's numbers come from
+        pub source: String = String::new(),
+    }
 }
 
-fn d_admission() -> String {
-    crate::swap::admission::DEFAULT.into()
-}
-fn d_reserved() -> MemorySize {
-    MemorySize::Bytes(0)
-}
-fn d_cluster() -> PageCluster {
-    PageCluster::LINUX
-}
-fn d_readahead() -> u64 {
-    128
-}
-fn d_cached() -> u32 {
-    32
-}
-fn d_wsf() -> u64 {
-    10
-}
-fn d_batch() -> u32 {
-    crate::kernel::SWAP_CLUSTER_MAX as u32
-}
-fn d_backlog() -> f64 {
-    50.0
-}
-fn d_session() -> f64 {
-    60.0
-}
-fn d_activity() -> f64 {
-    1.0
-}
-fn d_bg_touches() -> u64 {
-    1 << 22
-}
-fn d_active_mw() -> f64 {
-    1500.0
-}
-fn d_dram_mw() -> f64 {
-    100.0
-}
-fn d_waf() -> f64 {
-    1.0
+/// A phone's knobs (`fields`: name, default — JSON, `null` when absent means off or derived —,
+/// help, and whether a page run has it too, in `PHONE_FIELDS` order).
+pub fn schema() -> serde_json::Value {
+    serde_json::json!({"fields": crate::config::field_list(&Phone::default(), PHONE_FIELDS, "")})
 }
 
 /// Sizes in pages, resolved against the page size.
@@ -265,16 +191,13 @@ impl Phone {
         self.swap.is_some()
     }
 
-    /// The swap device (None when swap is off) and the file-store device.
-    pub fn devices(&self, catalog: &Catalog) -> Result<(Option<Device>, Device)> {
-        let swap = self.swap.as_deref().map(|n| catalog.get(n, "swap").cloned()).transpose()?;
-        Ok((swap, catalog.get(&self.storage, "storage")?.clone()))
-    }
-
     pub fn layout(&self) -> Result<Layout> {
         let ps = self.page_size;
         crate::config::check_page_size(ps)?;
         let dram = bytes(&self.dram, "dram", ps)?;
+        if dram == 0 {
+            return Err(Error::config("dram", "a phone needs its DRAM size (dram = \"2GiB\")"));
+        }
         let reserved = bytes(&self.reserved, "reserved", ps)?;
         if reserved >= dram {
             return Err(Error::config("reserved", format!("{} leaves nothing of {} DRAM", self.reserved, self.dram)));
@@ -315,22 +238,10 @@ impl Phone {
         Ok(Layout { dram_pages: dram / ps, frames, swap_pages, min, low, high })
     }
 
-    pub fn validate(&self, catalog: &Catalog) -> Result<()> {
+    /// Checks the phone's own settings (`plan::PhonePlan` resolves the rest: the devices, the
+    /// policy, the killer, the admission and the knobs a page run has too).
+    pub fn check_own(&self) -> Result<()> {
         self.layout()?;
-        let (swap, _) = self.devices(catalog)?;
-        crate::config::check_direct_read(self.direct_read, swap.as_ref())?;
-        if crate::policy::needs_tiers(&self.policy) || self.policy == "opt" {
-            return Err(Error::config(
-                "policy",
-                format!(
-                    "{:?} cannot run at system level (hybrid tiers and offline OPT need a page trace)",
-                    self.policy
-                ),
-            ));
-        }
-        crate::policy::resolved_params(&self.policy, &self.params)?;
-        super::killer::resolved_params(&self.killer, &self.killer_params)?;
-        crate::swap::admission::build(&self.swap_admission, &self.swap_admission_params)?;
         self.ux.validate()?;
         self.kernel.validate()?;
         let pos = |f: &str, v: f64| {

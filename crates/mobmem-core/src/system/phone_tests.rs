@@ -1,6 +1,7 @@
 //! The phone's presets, overrides and checks.
 
 use super::*;
+use crate::device::Catalog;
 
 #[test]
 fn presets_resolve_and_validate() {

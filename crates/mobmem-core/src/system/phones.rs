@@ -127,6 +127,9 @@ fn typed(name: &str, t: &toml::Table) -> Result<Phone> {
         let why = "a phone's pages per kswapd and direct-reclaim pass are `reclaim_pass`";
         return Err(Error::config("reclaim_batch", why));
     }
+    if !t.contains_key("dram") {
+        return Err(Error::config(format!("phone {name}"), "a phone needs its DRAM size (dram = \"2GiB\")"));
+    }
     serde_path_to_error::deserialize(toml::Value::Table(t.clone())).map_err(|e| {
         let key = e.path().to_string();
         Error::config(if key == "." { format!("phone {name}") } else { key }, e.into_inner().message().trim())

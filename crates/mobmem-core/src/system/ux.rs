@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// User-perceived delay classes (Tolia et al., IEEE Computer 2006) and Android vitals' marks of an
 /// excessive start, in ms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct UxThresholds {
     pub crisp_ms: f64,

@@ -93,6 +93,7 @@ struct World<'a> {
     hotness: bool,
     /// A launch's own touches are being made (not its session's, nor background work's).
     launching: bool,
+    echoed: setup::Echoed,
 }
 
 /// A run: the engine (monomorphised per policy) and the world around it.

@@ -4,10 +4,8 @@
 use super::{PhoneRun, Sim};
 use crate::device::{Device, DeviceKind};
 use crate::error::{Error, Result};
-use crate::policy::{self, Policy};
-use crate::swap;
+use crate::policy::Policy;
 use crate::system::cpu::{CpuTime, KernelEvents};
-use crate::system::killer;
 use crate::system::meters::{LifetimeSummary, PhoneResult, ResolvedPhone, SystemEnergy};
 
 impl<P: Policy> Sim<'_, P> {
@@ -168,9 +166,9 @@ impl<P: Policy> Sim<'_, P> {
                 layout,
                 swap: self.w.io.swap.map(|d| d.model),
                 storage: self.w.io.file.model,
-                policy_params: policy::resolved_params(&phone.policy, &phone.params)?,
-                killer_params: killer::resolved_params(&phone.killer, &phone.killer_params)?,
-                swap_admission_params: swap::admission::build(&phone.swap_admission, &phone.swap_admission_params)?.1,
+                policy_params: self.w.echoed.policy_params,
+                killer_params: self.w.echoed.killer_params,
+                swap_admission_params: self.w.echoed.swap_admission_params,
                 killer_levels: self.w.killer.levels(),
                 seed: r.seed,
                 ux_classes: crate::system::phone::UX_CLASSES,

@@ -5,19 +5,24 @@
 use super::io::{Dev, Devices, Stall};
 use super::procs::{Proc, NOT_STARTED_ADJ};
 use super::{PhoneRun, World, MAX_SESSION_TOUCHES};
-use crate::config::{AnonFirstTouch, SwapCache};
 use crate::engine::{Engine, Setup};
 use crate::error::{Error, Result};
-use crate::plan::{SwapPlan, SwapSettings};
+use crate::plan::PhonePlan;
 use crate::policy::{IoCosts, Policy};
 use crate::swap::backend::Ticks;
-use crate::swap::{self, OwnerState, Owners};
+use crate::swap::{OwnerState, Owners};
 use crate::system::catalog::AppProfile;
-use crate::system::killer::{self, KillerSetup};
 use crate::system::meters::{AppSummary, SystemMeters};
 use crate::system::ranges::Ranges;
 use crate::trace::gen::Rng;
 use crate::trace::Kind;
+
+/// The parameters the run resolved, defaults filled in, for the result's config echo.
+pub(super) struct Echoed {
+    pub policy_params: serde_json::Value,
+    pub killer_params: serde_json::Value,
+    pub swap_admission_params: serde_json::Value,
+}
 
 /// What the engine is built from, besides the policy.
 pub(super) struct EngineSpec {
@@ -42,13 +47,13 @@ fn pages_of(mib: f64, page_size: u64) -> u32 {
 pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> {
     let phone = r.phone;
     // A phone's own fields are named under its table (`mine.session_s`), as in a phones file.
-    phone.validate(r.devices).map_err(|e| match e {
+    let plan = PhonePlan::resolve(phone, r.devices).map_err(|e| match e {
         Error::Config { field, msg } if !field.starts_with(r.phone_name) => {
             Error::Config { field: format!("{}.{field}", r.phone_name), msg }
         }
         e => e,
     })?;
-    let layout = phone.layout()?;
+    let PhonePlan { layout, swap, common, killer, killer_params } = plan;
     if r.usage.launches.is_empty() {
         return Err(Error::config("usage", format!("{}: no launches to replay", r.usage.path.display())));
     }
@@ -110,22 +115,11 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
     }
     debug_assert!(procs[first_app_pid..].iter().all(|p| p.adj == NOT_STARTED_ADJ));
 
-    let (swap, storage) = phone.devices(r.devices)?;
-    // The phone's swap resolves as a page run's does (`plan::SwapPlan`): Linux's swap cache by
-    // device, zero-filled first touches.
-    let settings = SwapSettings {
-        swap: swap.as_ref(),
-        storage: &storage,
-        page_size: ps,
-        swap_cache: SwapCache::Device,
-        anon_first_touch: AnonFirstTouch::Zero,
-        page_cluster: phone.page_cluster,
-    };
-    let swap_plan = SwapPlan::resolve(&settings, r.devices)?;
+    let storage = common.swap.storage.clone();
     // Queues: the file store 0; swap 1 unless it is the file store's device; zram writeback's
     // backing device its own (2) unless it is the file store's.
     let shared_queue = swap.as_ref().is_some_and(|s| s.name == storage.name);
-    let fx = &swap_plan.effects;
+    let fx = &common.swap.effects;
     let wb = fx.writeback.clone();
     let backing_q = wb.as_ref().map(|w| if w.backing.name == storage.name { 0 } else { 2 });
     let queues = if backing_q == Some(2) {
@@ -143,11 +137,6 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         queues,
     );
     io.classes = fx.classes.clone().map(super::classes::Classes::new);
-    let dram_bytes = layout.dram_pages * ps;
-    let killer_setup = KillerSetup { dram_bytes, page_size: ps };
-    let (killer, _) = killer::build(&phone.killer, &killer_setup, &phone.killer_params)?;
-    let admission = swap::admission::effective(&phone.swap_admission, io.swap.is_some());
-    let (admission, _) = swap::admission::build(admission, &phone.swap_admission_params)?;
     let history = crate::swap::history::History::new(r.usage.apps.len());
     let states = procs
         .iter()
@@ -155,14 +144,14 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         .collect();
     let live = (0..procs.len()).filter(|&i| procs[i].alive).collect();
     // The phone keeps simulated time in ns and runs writeback's rounds itself (`Ticks::Ns`).
-    let mut setup = Setup::with_swap(layout.frames as usize, layout.swap_pages, &swap_plan, ps, Ticks::Ns);
-    setup.direct_read = phone.direct_read;
+    let mut setup = Setup::with_plan(layout.frames as usize, layout.swap_pages, &common, ps, Ticks::Ns);
     let owners = Owners { of_page: pids, procs: states, ..Owners::default() };
-    setup.admission = Some((admission, owners));
+    let echoed = Echoed { policy_params: common.params, killer_params, swap_admission_params: common.admission_params };
+    setup.admission = Some((common.admission, owners));
     setup.owner_swap_outs = true;
     // Swap-entry lifetimes in simulated ns (`Sim::touch` and `launch` keep the engine's clock).
     setup.lifetimes = Some(crate::system::meters::lifetime_marks_ns());
-    let spec = EngineSpec { kinds, costs: swap_plan.costs, setup };
+    let spec = EngineSpec { kinds, costs: common.swap.costs, setup };
     let apps = profiles
         .iter()
         .map(|p| AppSummary { app: p.name.clone(), category: p.category.clone(), known: p.known, ..Default::default() })
@@ -189,6 +178,7 @@ pub(super) fn world<'a>(r: &'a PhoneRun<'a>) -> Result<(World<'a>, EngineSpec)> 
         broken: None,
         hotness: false,
         launching: false,
+        echoed,
     };
     Ok((w, spec))
 }

@@ -1,0 +1,56 @@
+//! The knobs both levels have (`config::Shared`: the policy, the file store, the admission, what a
+//! swap-in keeps, the read-around, the page size, Direct Read), resolved once for both: a page
+//! run's `Resolved` and a phone's `PhonePlan` take them from here, and the engine's `Setup` is
+//! filled from the result (`Setup::with_plan`).
+
+use super::swap::{SwapPlan, SwapSettings};
+use crate::config::{check_direct_read, check_page_size, AnonFirstTouch, Shared};
+use crate::device::{Catalog, Device};
+use crate::error::Result;
+use crate::policy;
+use crate::swap::{admission, SwapAdmission};
+
+/// What the shared knobs resolve to.
+pub struct Common {
+    /// The swap device's backend, the file store, what a swap-in keeps, the costs a policy weighs
+    /// and the read-around.
+    pub swap: SwapPlan,
+    /// The policy's parameters, defaults filled in.
+    pub params: serde_json::Value,
+    /// The swap admission the engine runs (none is admitted with swap off), and the parameters
+    /// of the one given, defaults filled in.
+    pub admission: Box<dyn SwapAdmission>,
+    pub admission_params: serde_json::Value,
+    pub direct_read: bool,
+}
+
+impl Common {
+    /// Resolves `s` with swap on `swap` (`None`: off) against `catalog`.
+    pub fn resolve(
+        s: &Shared,
+        swap: Option<&Device>,
+        first_touch: AnonFirstTouch,
+        catalog: &Catalog,
+    ) -> Result<Common> {
+        check_page_size(s.page_size)?;
+        let params = policy::resolved_params(&s.policy, &s.params)?;
+        let storage = catalog.get(&s.storage, "storage")?;
+        check_direct_read(s.direct_read, swap)?;
+        // The admission given is checked and echoed with swap off too; the engine runs none then.
+        let (given, admission_params) = admission::build(&s.swap_admission, &s.swap_admission_params)?;
+        let admission = match admission::effective(&s.swap_admission, swap.is_some()) {
+            name if name == s.swap_admission => given,
+            name => admission::build(name, &s.swap_admission_params)?.0,
+        };
+        let settings = SwapSettings {
+            swap,
+            storage,
+            page_size: s.page_size,
+            swap_cache: s.swap_cache,
+            anon_first_touch: first_touch,
+            page_cluster: s.page_cluster,
+        };
+        let swap = SwapPlan::resolve(&settings, catalog)?;
+        Ok(Common { swap, params, admission, admission_params, direct_read: s.direct_read })
+    }
+}
