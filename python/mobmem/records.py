@@ -1448,8 +1448,8 @@ class ResolvedConfig(Fields):
 
     @property
     def swap_admission(self) -> str:
-        """which dirty anon pages may go to swap (mobmem admissions); a2s, adj-limit and hot-list
-        need a trace with processes"""
+        """which dirty anon pages may go to swap (mobmem admissions); on a page trace, a2s,
+        adj-limit and hot-list need processes"""
         return self["swap_admission"]
 
     @property
