@@ -275,8 +275,7 @@ macro_rules! shared_struct {
         pub struct $name:ident;
         [$(
             #[doc = $help:literal]
-            $(#[doc = $more:literal])*
-            $(#[schemars($($s:tt)*)])*
+            $(#[$attr:meta])*
             pub $field:ident: $ty:ty = [$page:expr, $phone:expr],
         )*]
     ) => {

@@ -7,7 +7,7 @@ mod common;
 mod phone;
 mod swap;
 
-use crate::config::{check_page_size, SimConfig, SWAP_CLUSTER_MAX};
+use crate::config::{SimConfig, SWAP_CLUSTER_MAX};
 use crate::device::{Catalog, Device, TierModel};
 use crate::error::{Error, Result};
 use crate::policy;
@@ -48,7 +48,6 @@ pub fn resolve(cfg: &SimConfig, catalog: &Catalog, footprint: u64) -> Result<Pla
 impl Resolved {
     /// Looks up, builds and checks everything `cfg` names.
     pub fn new(cfg: &SimConfig, catalog: &Catalog) -> Result<Resolved> {
-        check_page_size(cfg.page_size)?;
         if !(cfg.cpu_ns_per_access >= 0.0 && cfg.cpu_ns_per_access.is_finite()) {
             return Err(Error::config("cpu_ns_per_access", format!("{} is not a time ≥ 0", cfg.cpu_ns_per_access)));
         }

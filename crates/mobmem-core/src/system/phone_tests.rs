@@ -146,3 +146,35 @@ fn a_phones_reclaim_pass_is_its_own_name_and_the_page_levels_is_refused_with_a_p
     let e = phones.get("nexus5", &one("reclaim_batch")).unwrap_err().to_string();
     assert!(e.contains("reclaim_batch") && e.contains("reclaim_pass"), "{e}");
 }
+
+#[test]
+fn every_phone_field_has_help_and_the_shared_ones_their_own_defaults() {
+    use crate::config::{PageCluster, SimConfig, SHARED_FIELDS};
+    // Serde's names are the knobs' names, each with a help line (no trailing full stop).
+    let v = serde_json::to_value(Phone::default()).unwrap();
+    let mut a: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut b: Vec<&str> = PHONE_FIELDS.iter().map(|f| f.0).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    assert!(PHONE_FIELDS.iter().all(|(_, h)| !h.is_empty() && !h.ends_with('.')), "{PHONE_FIELDS:?}");
+    // Both levels have every shared knob, each with its level's default.
+    let sim: Vec<&str> = crate::config::SIM_FIELDS.iter().map(|f| f.0).collect();
+    assert!(SHARED_FIELDS.iter().all(|f| b.contains(f) && sim.contains(f)), "{SHARED_FIELDS:?}");
+    let (page, phone) = (SimConfig::default().shared(), Phone::default().shared());
+    assert_eq!((page.policy.as_str(), phone.policy.as_str()), ("clock", "linux-2q"));
+    assert_eq!((page.page_cluster, phone.page_cluster), (PageCluster::OFF, PageCluster::LINUX));
+    assert_eq!(page.swap_cache, phone.swap_cache);
+    // The schema marks them.
+    let s = schema();
+    let f = s["fields"].as_array().unwrap();
+    assert!(f.iter().any(|f| f["name"] == "policy" && f["shared"] == true && f["default"] == "linux-2q"));
+    assert!(f.iter().any(|f| f["name"] == "killer" && f["shared"] == false));
+    // A phone's swap cache is its own knob now: "keep" on zram parses and resolves.
+    let phones = Phones::builtin();
+    let mut o = toml::Table::new();
+    o.insert("swap_cache".into(), "keep".into());
+    let p = phones.get("nexus5", &o).unwrap();
+    assert_eq!(p.swap_cache, crate::config::SwapCache::Keep);
+    p.validate(&Catalog::builtin()).unwrap();
+}
