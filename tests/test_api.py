@@ -9,7 +9,7 @@ import pytest
 
 import mobmem
 
-from conftest import DATA, cli, write
+from conftest import DATA, ROOT, cli, write
 
 
 def test_simulate_returns_a_typed_record(sqlite_slice):
@@ -247,3 +247,13 @@ def test_every_knob_has_a_cli_flag_with_its_help():
         if name in ("memory", "policy"):
             continue
         assert own.get(name, "--" + name.replace("_", "-")) in out, name
+
+
+def test_every_knob_of_both_levels_is_in_its_doc():
+    """A knob declared in the core is documented: a page run's in CONFIG.md's run file, a phone's in
+    SYSTEM.md's table of phone fields (each by its name in backticks there)."""
+    config = (ROOT / "docs" / "CONFIG.md").read_text()
+    named = ("# {k} =", "\n{k} =", "[sim.{k}]")
+    assert [k for k in mobmem.Config.fields() if not any(n.format(k=k) in config for n in named)] == []
+    system = (ROOT / "docs" / "SYSTEM.md").read_text()
+    assert [k for k in mobmem.phone.fields() if f"`{k}`" not in system] == []

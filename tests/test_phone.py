@@ -526,3 +526,78 @@ def test_ariadne_each_technique_alone_moves_what_it_should():
     full = run("ariadne-lzo", swap_admission="hot-list")
     assert sum(x["swap_pages_read"] for x in full.launches if not x["cold"]) == 0
     assert full.meters["compressed_hot_pages"] == 0 < full.meters["compressed_warm_pages"]
+
+
+def test_a_phone_keeps_or_drops_a_swapped_in_pages_swap_copy_as_a_page_run_does():
+    """swap_cache is one knob at both levels: "device" is zram's drop and a block device's keep."""
+    usage = ph.rounds(random=True, seed=7)
+    runs = {
+        (swap, cache): ph.simulate_phone(usage, "gt-i9300", swap=swap, swap_cache=cache, **TIGHT)
+        for swap in ("zram-lz4", "emmc-inand")
+        for cache in ("device", "keep", "drop")
+    }
+
+    def counts(r: ph.PhoneResult) -> tuple[int, int, int]:
+        return (r.swap_in_pages, r.swap_out_pages, r.pages["swap_cache_drops"])
+
+    for (swap, cache), r in runs.items():
+        assert r.config["phone"]["swap_cache"] == cache and r.swap_out_pages > 0, (swap, cache)
+    assert counts(runs["zram-lz4", "device"]) == counts(runs["zram-lz4", "drop"])
+    assert counts(runs["emmc-inand", "device"]) == counts(runs["emmc-inand", "keep"])
+    for swap in ("zram-lz4", "emmc-inand"):
+        keep, drop = runs[swap, "keep"], runs[swap, "drop"]
+        assert keep.pages["swap_cache_drops"] > 0 == drop.pages["swap_cache_drops"], swap
+        assert counts(keep) != counts(drop), swap
+
+
+def test_every_phone_field_is_a_flag_or_set_and_a_flag_is_its_set(tmp_path):
+    """The phone's flags come from the core's declaration: each single-valued field has one, with
+    its help; tables go through --set. A flag and the same --set make the same run."""
+    fields = ph.fields()
+    assert {"dram", "swap_cache", "killer_params", "ux"} <= set(fields)
+    assert set(fields) == set(ph.simulate_phone(ph.rounds(rounds=1)).config["phone"])
+    out = cli("phone", "--help").stdout.replace("\n", " ")
+    for name, f in fields.items():
+        flag = "--" + name.replace("_", "-") + " "
+        if isinstance(f["default"], dict | list) or name in ("description", "source"):
+            assert flag not in out, name
+        else:
+            assert flag in out and f["help"].split()[0] in out, name
+    base = (
+        "phone",
+        "--emmc",
+        "random",
+        "--rounds",
+        "1",
+        "--phone",
+        "gt-i9300",
+        "--reserved",
+        "814MiB",
+        "--json",
+    )
+    for flag, value, key in (
+        ("--page-cluster", "1", "page_cluster"),
+        ("--swap-size", "256MiB", "swap_size"),
+        ("--min-free-kib", "9000", "min_free_kib"),
+        ("--swap-cache", "drop", "swap_cache"),
+    ):
+        by_flag = json.loads(cli(*base, flag, value).stdout)
+        by_set = json.loads(cli(*base, "--set", f"{key}={value}").stdout)
+        for r in (by_flag, by_set):
+            r.pop("wall_time_s")
+        assert by_flag == by_set, flag
+        echoed = by_flag["config"]["phone"][key]
+        assert str(echoed).replace(" ", "") in (value, str(int(value) if value.isdigit() else value)), (
+            flag,
+            echoed,
+        )
+    # A boolean a phone table turned on can be turned off by a flag.
+    phones = write(
+        tmp_path,
+        "p.toml",
+        '[nvm]\ndram = "1GiB"\nswap = "lpddr2-pcm"\nswap_size = "256MiB"\ndirect_read = true\n',
+    )
+    nvm = ("phone", "--emmc", "random", "--rounds", "1", "--phones", str(phones), "--phone", "nvm", "--json")
+    on = json.loads(cli(*nvm).stdout)["config"]["phone"]["direct_read"]
+    off = json.loads(cli(*nvm, "--no-direct-read").stdout)["config"]["phone"]["direct_read"]
+    assert (on, off) == (True, False)

@@ -297,6 +297,13 @@ def phone_grid(
     return runs
 
 
+def fields() -> dict[str, dict[str, Any]]:
+    """Every field of a phone: name → {default, help, shared} (``shared``: a page run has the knob
+    too, with its own default). Read from the core, where each is declared once; a preset or a
+    ``--phones`` table sets some, and the rest take these defaults (``None``: absent, derived)."""
+    return {f.pop("name"): f for f in json.loads(_core.phone_schema())["fields"]}
+
+
 def phones(phones: PathLike | None = None) -> dict[str, dict[str, Any]]:
     """Phone presets, resolved."""
     return json.loads(_core.phones(_args.opt_path("phones", phones)))

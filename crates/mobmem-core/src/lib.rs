@@ -6,12 +6,17 @@
 //! - leaves: `units`, `error`, `limits`, `kernel` (the Linux constants the models follow),
 //!   `params` (typed parameters from TOML for every registry);
 //! - settings and data: `energy`, `device` (devices and their catalog), `config` (`SimConfig`,
-//!   each knob declared once), `trace` (formats, generator);
+//!   each knob declared once; `shared_knobs!`, the ones a phone has too), `system::phone` and
+//!   `system::phones` (a phone's settings, declared the same way, and its presets), `trace`
+//!   (formats, generator);
 //! - what a run is made of: `policy` (victim order), `swap` (backends, admissions, semantics),
 //!   `meters`;
-//! - `plan`: a config resolved against the catalog (swap semantics, the backend, the costs);
-//! - `engine` (residency, faults, swap, typed outcomes), driven by the two ways in: `replay` (a
-//!   page trace) and `system` (the phone: app usage made into page touches);
+//! - `plan`, the only resolver: the knobs both levels share resolved once (`plan::Common`: the
+//!   backend, what a swap-in keeps, the costs, the admission), a page run's `Plan` and a phone's
+//!   `PhonePlan` around it;
+//! - `engine` (residency, faults, swap, typed outcomes), set up from a `plan::Common`
+//!   (`Setup::with_plan`) and driven by the two ways in: `replay` (a page trace, from its `Plan`)
+//!   and `system` (the phone: app usage made into page touches, from its `PhonePlan`);
 //! - results: `run` (`RunResult`), `records` (their schema), and `mrc` (miss-ratio curves).
 
 pub mod config;

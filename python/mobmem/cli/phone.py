@@ -52,21 +52,7 @@ def cmd_phone(args: argparse.Namespace) -> int:
     from ._common import params
 
     overrides = params(args.set, "--set")
-    for flag, key in (
-        ("swap", "swap"),
-        ("swap_size", "swap_size"),
-        ("dram", "dram"),
-        ("reserved", "reserved"),
-        ("policy", "policy"),
-        ("killer", "killer"),
-        ("swap_admission", "swap_admission"),
-        ("storage", "storage"),
-    ):
-        v = getattr(args, flag)
-        if v is not None:
-            overrides[key] = v
-    if args.direct_read:
-        overrides["direct_read"] = True
+    overrides.update({k: getattr(args, k) for k in phone_flag_fields() if getattr(args, k, None) is not None})
     r = simulate_phone(
         usage_config(args),
         args.phone,
@@ -296,23 +282,52 @@ def catalog_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--devices", help="TOML file with more devices")
 
 
+# Fields set through --set, a --phones table or a preset only: words, and tables of values.
+_NOT_FLAGS = ("description", "source")
+
+
+def phone_flag_fields() -> dict[str, dict[str, Any]]:
+    """The phone's fields that get a flag of their own: every one holding a single value."""
+    from ..phone import fields
+
+    return {
+        k: f for k, f in fields().items() if k not in _NOT_FLAGS and not isinstance(f["default"], dict | list)
+    }
+
+
+def _value(text: str) -> Any:
+    """A flag's value for a field with no default: JSON where it parses (a number), else the text."""
+    from .._args import key_values
+
+    return key_values([f"v={text}"], "a phone flag")["v"]
+
+
+def add_phone_args(p: argparse.ArgumentParser, names: dict[str, dict[str, str]]) -> None:
+    """One flag per single-valued phone field (``--swap-size`` for ``swap_size``), its help from the
+    core; ``names`` lists what a field can name (``killer``: the killers). A flag given wins over the
+    preset's value; one not given leaves the preset's."""
+    for name, f in phone_flag_fields().items():
+        d = f["default"]
+        helptext = f["help"].replace("%", "%%")
+        if name in names:
+            helptext += ": " + ", ".join(names[name])
+        helptext += " (over the preset's)"
+        flag = "--" + name.replace("_", "-")
+        if isinstance(d, bool):
+            # --no-NAME too: a preset may have turned it on.
+            action = argparse.BooleanOptionalAction
+            p.add_argument(flag, dest=name, action=action, default=None, help=helptext)
+        else:
+            kind = type(d) if isinstance(d, int | float) else str if isinstance(d, str) else _value
+            p.add_argument(flag, dest=name, type=kind, default=None, help=helptext)
+
+
 def add_parsers(sub: Any) -> None:
     from ..phone import killers, swap_admissions
 
     p = sub.add_parser("phone", help="replay app usage on a phone: launches, kills, swap, launch time")
     usage_arguments(p)
-    p.add_argument("--swap", help="swap device, or off")
-    p.add_argument("--swap-size", help="swap capacity (bytes or pages), over the preset's")
-    p.add_argument("--dram", help="DRAM size, over the preset's")
-    p.add_argument("--reserved", help="DRAM out of the model's reach")
-    p.add_argument("--storage", help="file-store device, over the preset's")
-    p.add_argument("--policy", help="page reclamation policy")
-    p.add_argument("--killer", help=f"low memory killer: {', '.join(killers())}")
-    p.add_argument(
-        "--swap-admission",
-        help=f"which dirty anon pages may go to swap: {', '.join(swap_admissions())} (mobmem admissions)",
-    )
-    p.add_argument("--direct-read", action="store_true", help="DR. Swap's Direct Read (NVM swap)")
+    add_phone_args(p, {"killer": killers(), "swap_admission": swap_admissions()})
     catalog_arguments(p)
     p.add_argument("--launches", action="store_true", help="also print one row per launch")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")

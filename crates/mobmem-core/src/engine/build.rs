@@ -1,6 +1,7 @@
-//! Building an engine: both ways in fill one `Setup` from their resolved swap (`plan::SwapPlan`,
-//! `Setup::with_swap`) — a page-level run from its `plan::Plan` (`crate::replay`), a phone from
-//! its layout (`system::sim::setup`) — and `Engine::build` turns it into an engine. What a swap
+//! Building an engine: both ways in fill one `Setup` from the knobs they share, resolved once
+//! (`plan::Common`, `Setup::with_plan`) — a page-level run from its `plan::Plan` (`crate::replay`),
+//! a phone from its `plan::PhonePlan` (`system::sim::setup`) — and `Engine::build` turns it into an
+//! engine. What a swap
 //! backend means for the engine is decided here, once.
 
 use super::pages::Pages;
