@@ -250,10 +250,20 @@ def test_every_knob_has_a_cli_flag_with_its_help():
 
 
 def test_every_knob_of_both_levels_is_in_its_doc():
-    """A knob declared in the core is documented: a page run's in CONFIG.md's run file, a phone's in
-    SYSTEM.md's table of phone fields (each by its name in backticks there)."""
+    """A knob declared in the core is documented once: a page run's own in CONFIG.md's run file, a
+    phone's own in SYSTEM.md's table of phone fields (by its name in backticks), and a knob both
+    levels have in CONFIG.md's table of them, a row with each level's default as the core has it."""
     config = (ROOT / "docs" / "CONFIG.md").read_text()
+    page, phone = mobmem.Config.fields(), mobmem.phone.fields()
+    shared = [k for k, f in phone.items() if f["shared"]]
+    assert "policy" in shared and "zram_in_memory" in shared and "dram" not in shared
     named = ("# {k} =", "\n{k} =", "[sim.{k}]")
-    assert [k for k in mobmem.Config.fields() if not any(n.format(k=k) in config for n in named)] == []
+    assert [k for k in page if k not in shared and not any(n.format(k=k) in config for n in named)] == []
     system = (ROOT / "docs" / "SYSTEM.md").read_text()
-    assert [k for k in mobmem.phone.fields() if f"`{k}`" not in system] == []
+    assert [k for k in phone if k not in shared and f"`{k}`" not in system] == []
+    rows = {}
+    for line in config.split("## Knobs both levels have", 1)[1].split("\n## ", 1)[0].splitlines():
+        cells = [c.strip().strip("`") for c in line.split("|")[1:-1]]
+        if len(cells) == 4 and cells[0] in page:
+            rows[cells[0]] = (cells[1], cells[2])
+    assert rows == {k: (json.dumps(page[k]["default"]), json.dumps(phone[k]["default"])) for k in shared}

@@ -550,6 +550,28 @@ def test_a_phone_keeps_or_drops_a_swapped_in_pages_swap_copy_as_a_page_run_does(
         assert counts(keep) != counts(drop), swap
 
 
+def test_a_phones_zram_pool_outside_its_dram_takes_no_frames_as_on_a_page_run():
+    """zram_in_memory is one knob at both levels: off, zram's pool takes no frame of the phone's
+    DRAM (a memory cgroup's limit charges it to no cgroup), so less is swapped and killed; the
+    pool by class (an Ariadne backend) keeps its classes and its checks."""
+    usage = ph.rounds(random=True, seed=7)
+    inside, outside = (
+        ph.simulate_phone(usage, "gt-i9300", swap="zram-lz4", zram_in_memory=z, checks=True, **TIGHT)
+        for z in (True, False)
+    )
+    assert inside.config["phone"]["zram_in_memory"] and not outside.config["phone"]["zram_in_memory"]
+    assert inside.pages["peak_zram_frames"] > 0 == outside.pages["peak_zram_frames"]
+    assert 0 < outside.swap_out_pages < inside.swap_out_pages
+    assert outside.meters["kills_total"] < inside.meters["kills_total"]
+    from mobmem.reproduce.ariadne import DATA
+
+    kw = dict(dram="3GiB", swap="ariadne-adaptive", devices=DATA / "devices.toml", checks=True)
+    a = ph.simulate_phone(
+        ph.synthetic(24, 120, 4.0, seed=1, gap_s=23.0), "pixel-7", zram_in_memory=False, **kw
+    )
+    assert a.pages["peak_zram_frames"] == 0 < a.meters["compressed_cold_pages"]
+
+
 def test_every_phone_field_is_a_flag_or_set_and_a_flag_is_its_set(tmp_path):
     """The phone's flags come from the core's declaration: each single-valued field has one, with
     its help; tables go through --set. A flag and the same --set make the same run."""

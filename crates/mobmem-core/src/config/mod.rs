@@ -258,6 +258,11 @@ macro_rules! shared_knobs {
             pub page_cluster: $crate::config::PageCluster = [$crate::config::PageCluster::OFF, $crate::config::PageCluster::LINUX],
             /// page size in bytes
             pub page_size: u64 = [4096, 4096],
+            /// zram's compressed pages take frames of memory; off: outside it (a memory cgroup's limit)
+            ///
+            /// A phone has one DRAM, which zram's pool shares; a memory cgroup's limit does not
+            /// charge zram's pool (it belongs to no cgroup), so a phone run in one has it off.
+            pub zram_in_memory: bool = [true, true],
             /// DR. Swap's Direct Read (NVM swap devices)
             ///
             /// Read faults on swapped pages map the NVM page in place. Needs a swap device of kind
@@ -314,10 +319,6 @@ shared_knobs! {
         /// Unlimited is the SPO-CLOCK setting: swap = the whole footprint.
         pub swap_size: Option<MemorySize> = None,
         @shared
-        /// zram's compressed pages take frames of memory; off: outside it (a memory cgroup's limit)
-        ///
-        /// A phone has one DRAM; a memory cgroup's limit does not charge zram's pool.
-        pub zram_in_memory: bool = true,
         /// first touch of an anon page: zero (zero-filled, Linux) or swap (read from swap)
         ///
         /// `swap`: swap holds the whole memory image, as the SPO-CLOCK paper sets swap to the

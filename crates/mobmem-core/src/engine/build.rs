@@ -78,7 +78,12 @@ impl Setup {
         s.semantics = swap.semantics;
         s.page_cluster = swap.page_cluster;
         s.writeback = swap.writeback_rounds(page_size, ticks);
-        s.direct_read = plan.direct_read;
+        s.direct_read = plan.given.direct_read;
+        if !plan.given.zram_in_memory {
+            // Outside memory (a memory cgroup's limit), zram's pool takes no frames; copies
+            // compressed by class still keep their class (their reads are priced by it).
+            s.zram = None;
+        }
         s
     }
 }
@@ -92,7 +97,7 @@ impl<P: Policy> Engine<P> {
             .with_reclaim_batch(setup.reclaim_batch);
         if let Some(ratio) = setup.zram_classes {
             // A backend compressing by class has no writeback (it takes no backing device).
-            debug_assert!(setup.writeback.is_none() && setup.zram.is_some());
+            debug_assert!(setup.writeback.is_none());
             e.pages.keep_pool_classes(ratio);
         }
         if setup.page_cluster > 0 {

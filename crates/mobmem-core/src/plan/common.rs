@@ -21,7 +21,9 @@ pub struct Common {
     /// of the one given, defaults filled in.
     pub admission: Box<dyn SwapAdmission>,
     pub admission_params: serde_json::Value,
-    pub direct_read: bool,
+    /// The knobs as given, checked: a knob the engine takes as it is (Direct Read, zram's pool
+    /// in memory) is read from here, so adding one is its declaration and its use.
+    pub given: Shared,
 }
 
 impl Common {
@@ -51,6 +53,6 @@ impl Common {
             page_cluster: s.page_cluster,
         };
         let swap = SwapPlan::resolve(&settings, catalog)?;
-        Ok(Common { swap, params, admission, admission_params, direct_read: s.direct_read })
+        Ok(Common { swap, params, admission, admission_params, given: s.clone() })
     }
 }

@@ -229,7 +229,6 @@ fn flat_setup(plan: Plan, footprint: u64, sample_rate: f64) -> Setup {
     // Page traces count time in accesses (`Ticks::Accesses`): the engine runs writeback's rounds.
     let ticks = Ticks::Accesses { cpu_ns_per_access: cfg.cpu_ns_per_access, footprint };
     let mut s = Setup::with_plan(frames as usize, swap_pages.unwrap_or(u64::MAX), &r.common, cfg.page_size, ticks);
-    s.zram = s.zram.filter(|_| cfg.zram_in_memory);
     // A miniature simulation's memory is `sample_rate` of the full one: so is its batch.
     s.reclaim_batch = (cfg.reclaim_batch as f64 * sample_rate).round() as u64;
     if cfg.swap_admission != swap::admission::DEFAULT {
