@@ -43,6 +43,14 @@ _OWN_FLAGS = ("memory", "policy", "params", "tiers", "swap_admission_params")
 _ALIASES = {"cpu_ns_per_access": "--cpu-ns", "energy_duration_s": "--energy-duration"}
 
 
+def flag_value(text: str) -> Any:
+    """A knob's flag value read as ``--set`` reads one: a TOML value where it parses (``3``,
+    ``0.5``, ``1e300``), else the text. The core then checks it by the knob's name (exit 3), as it
+    checks the same value from a file or Python; argparse's own ``int`` would refuse it as a usage
+    error (exit 2) that names no knob."""
+    return params([f"v={text}"], "a flag")["v"]
+
+
 def sim_flag_fields() -> dict[str, dict[str, Any]]:
     from ..config import Config
 
@@ -62,7 +70,7 @@ def add_sim_args(p: argparse.ArgumentParser) -> None:
             action = argparse.BooleanOptionalAction if d else "store_true"
             p.add_argument(*flags, dest=name, action=action, default=None, help=helptext)
         else:
-            kind = type(d) if isinstance(d, int | float) else str
+            kind = str if isinstance(d, str) else flag_value
             p.add_argument(*flags, dest=name, type=kind, default=None, help=helptext)
     p.add_argument(
         "--admission-param",
@@ -86,7 +94,7 @@ def sim_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """The knobs given on the command line (the core fills in the rest)."""
     out = {k: getattr(args, k) for k in sim_flag_fields() if getattr(args, k, None) is not None}
     if "energy_duration_s" in out:
-        out["energy_duration_s"] = seconds(out["energy_duration_s"])
+        out["energy_duration_s"] = seconds(out["energy_duration_s"], "energy_duration_s")
     if args.admission_param:
         out["swap_admission_params"] = params(args.admission_param, "--admission-param")
     tiers = tiers_of(args)
@@ -159,8 +167,9 @@ def byte_size(field: str, s: str) -> int:
     return parse_bytes(field, s)
 
 
-def seconds(s: str) -> float:
-    t = s.strip().lower()
+def seconds(s: str | float, field: str = "duration") -> float:
+    """A duration: seconds, or a number with ms, s, min or h."""
+    t = str(s).strip().lower()
     mult = 1.0
     for suffix, m in (("ms", 1e-3), ("min", 60.0), ("s", 1.0), ("h", 3600.0)):
         if t.endswith(suffix):
@@ -169,9 +178,9 @@ def seconds(s: str) -> float:
     try:
         v = float(t) * mult
     except ValueError:
-        raise ConfigError(f"not a duration: {s!r} (examples: 900s, 15min)", "duration") from None
+        raise ConfigError(f"{field}: not a duration: {s!r} (examples: 900s, 15min)", field) from None
     if not (v > 0 and math.isfinite(v)):
-        raise ConfigError(f"duration must be positive and finite: {s!r}", "duration")
+        raise ConfigError(f"{field}: a duration must be positive and finite: {s!r}", field)
     return v
 
 

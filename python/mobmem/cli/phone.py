@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..errors import MobmemError
+from ._common import flag_value
 
 
 def usage_config(args: argparse.Namespace) -> dict[str, Any]:
@@ -295,13 +296,6 @@ def phone_flag_fields() -> dict[str, dict[str, Any]]:
     }
 
 
-def _value(text: str) -> Any:
-    """A flag's value for a field with no default: JSON where it parses (a number), else the text."""
-    from .._args import key_values
-
-    return key_values([f"v={text}"], "a phone flag")["v"]
-
-
 def add_phone_args(p: argparse.ArgumentParser, names: dict[str, dict[str, str]]) -> None:
     """One flag per single-valued phone field (``--swap-size`` for ``swap_size``), its help from the
     core; ``names`` lists what a field can name (``killer``: the killers). A flag given wins over the
@@ -318,7 +312,7 @@ def add_phone_args(p: argparse.ArgumentParser, names: dict[str, dict[str, str]])
             action = argparse.BooleanOptionalAction
             p.add_argument(flag, dest=name, action=action, default=None, help=helptext)
         else:
-            kind = type(d) if isinstance(d, int | float) else str if isinstance(d, str) else _value
+            kind = str if isinstance(d, str) else flag_value
             p.add_argument(flag, dest=name, type=kind, default=None, help=helptext)
 
 

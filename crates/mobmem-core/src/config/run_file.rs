@@ -27,8 +27,16 @@ pub struct TraceSection {
 pub struct RunFile {
     pub trace: TraceSection,
     pub sim: SimConfig,
+    /// As written: a table named as a preset overrides its fields (`Catalog::add_table`).
     #[serde(default)]
-    pub devices: crate::device::DeviceFile,
+    pub devices: toml::Table,
+}
+
+/// A run file's `[devices]`, typed from its text so that an error names its line.
+#[derive(Deserialize)]
+struct DevicesOf {
+    #[serde(default)]
+    devices: crate::device::DeviceFile,
 }
 
 impl RunFile {
@@ -83,7 +91,20 @@ impl RunFile {
             })?;
         }
         let mut catalog = Catalog::builtin();
-        catalog.add_file(rf.devices.clone())?;
+        catalog.add_table(rf.devices.clone(), path, || {
+            if set.is_empty() {
+                let typed: DevicesOf = crate::error::from_toml(path, &text)?;
+                return Ok(typed.devices);
+            }
+            // Settings given over the file may have changed its devices: typed from the result.
+            serde_path_to_error::deserialize(toml::Value::Table(rf.devices.clone())).map_err(|e| {
+                let key = e.path().to_string();
+                Error::config(
+                    format!("devices.{key}"),
+                    format!("{} (with {})", e.into_inner().message().trim(), set.join(", ")),
+                )
+            })
+        })?;
         rf.sim.validate(&catalog)?;
         let opts = ReadOptions {
             format: rf.trace.format.clone(),

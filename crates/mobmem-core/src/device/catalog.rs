@@ -46,19 +46,34 @@ impl<'de> Deserialize<'de> for DeviceFile {
     }
 }
 
+/// `t` over `base`: the fields `t` sets replace the base's, the others stay. A latency given one
+/// way replaces the base's given the other.
+fn merge_over(base: &toml::Table, t: &mut toml::Table) {
+    let mut merged = base.clone();
+    for (a, b) in [("read_ns", "read_iops"), ("write_ns", "write_iops")] {
+        for (given, other) in [(a, b), (b, a)] {
+            if t.contains_key(given) {
+                merged.remove(other);
+            }
+        }
+    }
+    merged.extend(std::mem::take(t));
+    *t = merged;
+}
+
 /// The devices and energy models a run can name: built-in presets plus any loaded from files.
 #[derive(Debug, Clone)]
 pub struct Catalog {
     devices: BTreeMap<String, Device>,
-    /// Each device's table as written (the presets' and the files'), for a later file that
-    /// names the device to override fields of.
+    /// Each device's, energy model's (`energy_models.NAME`) and tier's (`tiers.NAME`) table as
+    /// written (the presets' and the files'), for a later file that names one to override fields of.
     written: BTreeMap<String, toml::Table>,
     models: BTreeMap<String, EnergyModel>,
     tiers: BTreeMap<String, TierModel>,
 }
 
-/// The built-in device and tier presets as written (a devices file naming a preset overrides the
-/// fields it sets; a run file's `[devices]` table, typed as it is read, gives a device whole).
+/// The built-in device and tier presets as written (a devices file or a run file's `[devices]`
+/// naming a preset overrides the fields it sets).
 pub const PRESETS: &str = include_str!("presets.toml");
 
 impl Catalog {
@@ -76,14 +91,13 @@ impl Catalog {
         c
     }
 
-    /// Adds (or overrides) energy models from TOML text (tables with `kind = "lpddr" | "emmc"`).
+    /// Adds (or overrides) energy models from TOML text (tables with `kind = "lpddr" | "emmc"`): a
+    /// table named as a model already there overrides the fields it sets.
     pub fn add_models_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let models: BTreeMap<String, EnergyModel> = crate::error::from_toml(origin, text)?;
-        for (name, m) in models {
-            m.validate(&name)?;
-            self.models.insert(name, m);
-        }
-        Ok(())
+        let models: toml::Table = crate::error::from_toml(origin, text)?;
+        let doc = toml::Table::from_iter([("energy_models".to_string(), toml::Value::Table(models))]);
+        let typed = || crate::error::from_toml::<BTreeMap<String, EnergyModel>>(origin, text);
+        self.add_table(doc, origin, || Ok(DeviceFile { energy_models: typed()?, ..DeviceFile::default() }))
     }
 
     pub fn model(&self, name: &str) -> Result<&EnergyModel> {
@@ -98,34 +112,43 @@ impl Catalog {
     }
 
     /// Adds devices from TOML text. A table named as a device already there (a preset) overrides
-    /// the fields it sets and keeps the others; a new name is a whole device. A table
-    /// `[energy_models.NAME]` in the same file adds energy models (read first, so the file's
-    /// devices may name them).
+    /// the fields it sets and keeps the others; a new name is a whole device. The same holds for
+    /// `[energy_models.NAME]` and `[tiers.NAME]` in the same file (energy models are read first, so
+    /// the file's devices may name them).
     pub fn add_toml(&mut self, text: &str, origin: &Path) -> Result<()> {
-        let mut doc: toml::Table = crate::error::from_toml(origin, text)?;
-        let named = |k: &String| k != "energy_models" && k != "tiers";
+        let doc: toml::Table = crate::error::from_toml(origin, text)?;
+        self.add_table(doc, origin, || crate::error::from_toml(origin, text))
+    }
+
+    /// Adds a devices table read from `origin` (a devices file, or a run file's `[devices]`), each
+    /// table named as one already there merged over it. With nothing merged, `typed` reads it
+    /// from its text, so that an error names its line.
+    pub fn add_table(
+        &mut self,
+        mut doc: toml::Table,
+        origin: &Path,
+        typed: impl FnOnce() -> Result<DeviceFile>,
+    ) -> Result<()> {
         let mut written: BTreeMap<String, toml::Table> = BTreeMap::new();
-        for (k, v) in doc.iter_mut().filter(|(k, _)| named(k)) {
-            if let toml::Value::Table(t) = v {
-                if let Some(base) = self.written.get(k) {
-                    let mut merged = base.clone();
-                    // A latency given one way replaces the preset's given the other.
-                    for (a, b) in [("read_ns", "read_iops"), ("write_ns", "write_iops")] {
-                        for (given, other) in [(a, b), (b, a)] {
-                            if t.contains_key(given) {
-                                merged.remove(other);
-                            }
-                        }
-                    }
-                    merged.extend(std::mem::take(t));
-                    *t = merged;
+        let mut merged_any = false;
+        for (k, v) in doc.iter_mut() {
+            let toml::Value::Table(t) = v else { continue };
+            let section = k == "energy_models" || k == "tiers";
+            let tables: Vec<(String, &mut toml::Table)> = if section {
+                t.iter_mut().filter_map(|(n, v)| v.as_table_mut().map(|t| (format!("{k}.{n}"), t))).collect()
+            } else {
+                vec![(k.clone(), t)]
+            };
+            for (key, t) in tables {
+                if let Some(base) = self.written.get(&key) {
+                    merge_over(base, t);
+                    merged_any = true;
                 }
-                written.insert(k.clone(), t.clone());
+                written.insert(key, t.clone());
             }
         }
-        let file: DeviceFile = if written.keys().all(|k| !self.written.contains_key(k)) {
-            // Nothing merged: typed from the text, so that an error names its line.
-            crate::error::from_toml(origin, text)?
+        let file: DeviceFile = if !merged_any {
+            typed()?
         } else {
             serde_path_to_error::deserialize(toml::Value::Table(doc)).map_err(|e| {
                 let key = e.path().to_string();

@@ -148,3 +148,28 @@ fn a_finite_cost_whose_totals_would_overflow_is_refused() {
     // The bound itself is a cost mobmem sums.
     c.add_toml("[h]\nkind = \"flash\"\nread_ns = 1e18\nwrite_ns = 1\n", Path::new("d.toml")).unwrap();
 }
+
+#[test]
+fn a_table_named_as_a_tier_or_energy_model_preset_overrides_its_fields_and_keeps_the_others() {
+    // Never the preset replaced by defaults under its name: PCM's endurance, the model's other
+    // powers stay.
+    let builtin = Catalog::builtin();
+    let mut c = Catalog::builtin();
+    c.add_toml("[tiers.pcm]\nread_ns = 123\n[energy_models.lpddr2-dram]\nref_mw = 20\n", Path::new("t.toml")).unwrap();
+    let pcm = builtin.tier("pcm", "pcm").unwrap();
+    assert!(pcm.endurance_cycles.is_some());
+    assert_eq!(c.tier("pcm", "pcm").unwrap(), &TierModel { read_ns: 123.0, ..pcm.clone() });
+    use crate::energy::EnergyModel;
+    let (EnergyModel::Lpddr(before), EnergyModel::Lpddr(after)) =
+        (builtin.model("lpddr2-dram").unwrap(), c.model("lpddr2-dram").unwrap())
+    else {
+        panic!("lpddr2-dram is an LPDDR model");
+    };
+    assert_eq!(after, &crate::energy::LpddrModel { ref_mw: 20.0, ..before.clone() });
+    // A field the preset's kind does not have is refused by its path and file.
+    let e = c.add_toml("[energy_models.lpddr2-dram]\nvdd = 1.3\n", Path::new("v.toml")).unwrap_err().to_string();
+    assert!(e.contains("energy_models.lpddr2-dram") && e.contains("v.toml") && e.contains("vdd"), "{e}");
+    // A new name is still a whole table, typed from its text (the error names its line).
+    let e = c.add_toml("[tiers.mine]\nread_ns = 1\n", Path::new("w.toml")).unwrap_err().to_string();
+    assert!(e.contains("w.toml:1") && e.contains("kind"), "{e}");
+}

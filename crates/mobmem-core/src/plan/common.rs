@@ -4,9 +4,9 @@
 //! filled from the result (`Setup::with_plan`).
 
 use super::swap::{SwapPlan, SwapSettings};
-use crate::config::{check_direct_read, check_page_size, AnonFirstTouch, Shared};
+use crate::config::{check_direct_read, check_page_size, AnonFirstTouch, Shared, SwapCache};
 use crate::device::{Catalog, Device};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::policy;
 use crate::swap::{admission, SwapAdmission};
 
@@ -53,6 +53,25 @@ impl Common {
             page_cluster: s.page_cluster,
         };
         let swap = SwapPlan::resolve(&settings, catalog)?;
+        check_meaningful(s, &swap)?;
         Ok(Common { swap, params, admission, admission_params, given: s.clone() })
     }
+}
+
+/// A knob the rest of the run makes meaningless is refused by name, never silently a no-op.
+fn check_meaningful(s: &Shared, swap: &SwapPlan) -> Result<()> {
+    let device = swap.backend.as_ref().map(|b| b.device().name.clone());
+    if !s.zram_in_memory && swap.effects.compression_ratio.is_none() {
+        let why = match &device {
+            None => "false, but swap is off: there is no zram pool to keep outside memory".to_string(),
+            Some(d) => format!("false, but {d:?} is not zram: there is no zram pool to keep outside memory"),
+        };
+        return Err(Error::config("zram_in_memory", why));
+    }
+    if device.is_none() && s.swap_cache != SwapCache::Device {
+        let given = if s.swap_cache == SwapCache::Keep { "keep" } else { "drop" };
+        let why = format!("{given:?}, but swap is off: no page has a swap copy to keep or drop");
+        return Err(Error::config("swap_cache", why));
+    }
+    Ok(())
 }

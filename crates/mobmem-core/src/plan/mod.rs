@@ -71,9 +71,20 @@ impl Resolved {
             if !(d > 0.0 && d.is_finite()) {
                 return Err(Error::config("energy_duration_s", format!("{d} is not a positive duration")));
             }
+            // Static energy is a power times this: bounded as a per-operation cost, it stays finite.
+            crate::limits::per_op("energy_duration_s", d)?;
         }
         let swap = catalog.get(&cfg.swap, "swap")?;
         let common = Common::resolve(&cfg.shared(), Some(swap), cfg.anon_first_touch, catalog)?;
+        if cfg.page_cluster.order() > 0 && common.swap.effects.synchronous_io {
+            let why = format!(
+                "{}, but {:?} is a synchronous-I/O device (zram): a swap-in reads only its own page, as Linux's \
+                 do_swap_page bypasses the swap cache; give page_cluster 0",
+                cfg.page_cluster.order(),
+                cfg.swap
+            );
+            return Err(Error::config("page_cluster", why));
+        }
         let swap_plan = &common.swap;
         if swap_plan.backend.is_none() {
             return Err(Error::Invariant("a page run's swap is off".into()));
