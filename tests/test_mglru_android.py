@@ -95,33 +95,64 @@ def test_run_metrics_count_the_killers_kills_and_the_cold_starts_they_cause():
         _launch("b", False, 100),
     ]
     apps = [{"app": "a", "kills": 1}, {"app": "b", "kills": 2}]
-    r = mg._run_metrics(_Run({"psi-pressure": 2, "cached-cap": 1, "oom": 1}, apps, launches))
-    assert (r["lmk_kills"], r["cached_kills"], r["oom_kills"]) == (2, 1, 1)
+    run = mg._run_metrics(_Run({"psi-pressure": 2, "cached-cap": 1, "oom": 1}, apps, launches))
+    r = run[0]
+    assert (r.lmk_kills, r.cached_kills, r.oom_kills) == (2, 1, 1)
     # a: 1 kill, 1 cold start again; b: 2 kills, none: 2 kills not followed by a launch.
-    assert (r["relaunch_cold"], r["app_kills"], r["kills_not_relaunched"]) == (1, 3, 2)
-    assert r["refaults"] == 7 and r["launches_without_waits"] == 3
-    pooled = mg._pool([r, r])
-    assert pooled["lmk_kills"] == 4 and pooled["launches"] == 8
+    assert (r.relaunch_cold, r.app_kills, r.kills_not_relaunched) == (1, 3, 2)
+    assert r.refaults == 7 and r.launches_without_waits == 3
+    pooled = mg._pool([run, run])
+    assert pooled.lmk_kills == 4 and pooled.launches == 8
     # Latencies 100, 100, 800, 800, 900, ...: the median is between the two 800s, which waited.
-    assert pooled["launch_p50_ms"] == 850.0 and pooled["median_launch_waits_ms"] == 5.0
-    assert pooled["lmk_kills_p75"] == 2
+    assert pooled.launch_p50_ms == 850.0 and pooled.median_launch_waits_ms == 5.0
+    assert pooled.lmk_kills_p75 == 2
 
 
 def test_causes_are_said_only_when_the_counts_show_them():
-    from mobmem.reproduce.measures import mglru_android_causes as why
+    from dataclasses import fields
 
-    def res(not_again: int, median_waits: float) -> dict:
-        p = {
-            "app_kills": 10,
-            "kills_not_relaunched": not_again,
-            "relaunch_cold": 10 - not_again,
-            "launches": 100,
-            "launches_without_waits": 60,
-            "median_launch_waits_ms": median_waits,
-        }
-        return {"points": {"psi": {"linux-2q": {"all": p}, "mglru": {"all": p}}}}
+    from mobmem.reproduce.measures import mglru_android_causes as why
+    from mobmem.reproduce.results.mglru_android import MglruResult, PolicyPoints, Pool
+
+    def res(not_again: int, median_waits: float) -> MglruResult:
+        p = Pool(
+            **{
+                **{f.name: 0 for f in fields(Pool)},
+                "app_kills": 10,
+                "kills_not_relaunched": not_again,
+                "relaunch_cold": 10 - not_again,
+                "launches": 100,
+                "launches_without_waits": 60,
+                "median_launch_waits_ms": median_waits,
+            }
+        )
+        points = {"linux-2q": PolicyPoints(all=p, runs={}), "mglru": PolicyPoints(all=p, runs={})}
+        return MglruResult(
+            paper={}, dram="3GiB", seeds=1, launches=1, usages=[], points={"psi": points}, changes={}
+        )
 
     said = why.causes(res(not_again=8, median_waits=0.0))
     assert set(said) == {*why.COLD_STARTS, *why.LAUNCH_TIME}
     assert "8 of 10 kills" in said["rfc-android-fewer-cold-starts"]
     assert why.causes(res(not_again=5, median_waits=2.0)) == {}
+
+
+def test_the_result_is_its_typed_record_and_reads_back_whole(res):
+    """The JSON is the record's: read back, it is the same JSON, and the measurements read it by
+    attribute; a renamed or missing key is refused by its path."""
+    from mobmem.reproduce.record import RecordError
+    from mobmem.reproduce.results.mglru_android import RESULT
+
+    plain = {k: v for k, v in res.items() if k != "claims"}
+    typed = RESULT.from_dict(res)
+    assert typed.to_dict() == plain and list(typed.to_dict()) == list(plain)
+    assert typed.points["psi"]["mglru"].all.runs == res["points"]["psi"]["mglru"]["all"]["runs"]
+    renamed = {**plain, "changes": {**plain["changes"], "psi": {"all": {**plain["changes"]["psi"]["all"]}}}}
+    renamed["changes"]["psi"]["all"]["kills"] = renamed["changes"]["psi"]["all"].pop("lmk_kills")
+    with pytest.raises(RecordError, match=r"MglruResult\.changes\.psi\.all: unknown key 'kills'"):
+        RESULT.from_dict(renamed)
+    del renamed["changes"]["psi"]["all"]["kills"]
+    with pytest.raises(RecordError, match=r"MglruResult\.changes\.psi\.all: missing key 'lmk_kills'"):
+        RESULT.from_dict(renamed)
+    with pytest.raises(RecordError, match=r"MglruResult\.seeds: expected int, got '1'"):
+        RESULT.from_dict({**plain, "seeds": "1"})

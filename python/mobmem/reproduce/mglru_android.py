@@ -25,10 +25,12 @@ in pages reclaimed).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 from pathlib import Path
 from typing import Any
 
+from .results.mglru_android import Change, MglruResult, PolicyPoints, Pool, RunCounts
 from .verdict import pct
 
 
@@ -87,62 +89,57 @@ def _usages(args: argparse.Namespace) -> list[tuple[str, Any]]:
     return out
 
 
-def _run_metrics(r: Any) -> dict[str, Any]:
+def _run_metrics(r: Any) -> tuple[RunCounts, list[tuple[float, float]]]:
+    """A run's counts, and each launch's latency and the I/O it waited for (ms)."""
     m, pages = r.meters, r.pages
     seen: set[str] = set()
     recold: dict[str, int] = {}
-    launches = []  # (latency, the I/O it waited for), ms
+    launches = []
     for rec in r.launches:
         if rec["cold"] and rec["app"] in seen:
             recold[rec["app"]] = recold.get(rec["app"], 0) + 1
         seen.add(rec["app"])
         waits = rec["file_wait_ms"] + rec["swap_wait_ms"] + rec["reclaim_wait_ms"] + rec["mapped_read_ms"]
         launches.append((rec["latency_ms"], waits))
-    # The killer's kills: not the cached-process limit's (ActivityManager's), nor the kernel's
-    # OOM killer's (when reclaim found nothing).
     other = {k: m["kills"].get(k, 0) for k in ("cached-cap", "oom")}
-    # Kills of apps that were not cold-started again as often: at least this many kills (of
-    # apps; the launcher's are not) were followed by no launch of their app in the run.
     not_again = sum(max(0, a["kills"] - recold.get(a["app"], 0)) for a in m["apps"])
-    return {
-        "lmk_kills": m["kills_total"] - sum(other.values()),
-        "cached_kills": other["cached-cap"],
-        "oom_kills": other["oom"],
-        "app_kills": sum(a["kills"] for a in m["apps"]),
-        "kills_not_relaunched": not_again,
-        "defaulted_apps": m["defaulted_apps"],
-        "cold": m["cold"],
-        "relaunch_cold": sum(recold.values()),
-        "refaults": pages["swap_ins"] + pages["file_rereads"],
-        "swap_ins": pages["swap_ins"],
-        "file_rereads": pages["file_rereads"],
-        "kswapd_pages": m["kswapd_pages"],
-        "direct_reclaim_pages": m["direct_reclaim_pages"],
-        "stall_ms": m["stall_ms"],
-        # Launches that waited for no I/O: their time is their CPU time alone.
-        "launches_without_waits": sum(w == 0 for _, w in launches),
-        "launches": launches,
-    }
+    counts = RunCounts(
+        lmk_kills=m["kills_total"] - sum(other.values()),
+        cached_kills=other["cached-cap"],
+        oom_kills=other["oom"],
+        app_kills=sum(a["kills"] for a in m["apps"]),
+        kills_not_relaunched=not_again,
+        defaulted_apps=m["defaulted_apps"],
+        cold=m["cold"],
+        relaunch_cold=sum(recold.values()),
+        refaults=pages["swap_ins"] + pages["file_rereads"],
+        swap_ins=pages["swap_ins"],
+        file_rereads=pages["file_rereads"],
+        kswapd_pages=m["kswapd_pages"],
+        direct_reclaim_pages=m["direct_reclaim_pages"],
+        stall_ms=m["stall_ms"],
+        launches_without_waits=sum(w == 0 for _, w in launches),
+    )
+    return counts, launches
 
 
-def _pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def _pool(runs: list[tuple[RunCounts, list[tuple[float, float]]]]) -> Pool:
     """Sums over runs, launch time percentiles over all their launches, and the 75th percentile
     of the runs' low-memory kills."""
-    out: dict[str, Any] = {k: sum(r[k] for r in runs) for k in runs[0] if k != "launches"}
-    every = sorted(x for r in runs for x in r["launches"])
+    sums = {f.name: sum(getattr(c, f.name) for c, _ in runs) for f in dataclasses.fields(RunCounts)}
+    every = sorted(x for _, ls in runs for x in ls)
     lat = [x for x, _ in every]
-    out["launches"] = len(lat)
-    out["launch_mean_ms"] = statistics.fmean(lat) if lat else 0.0
-    out["launch_p50_ms"] = statistics.median(lat) if lat else 0.0
-    # The I/O the median launch (both middle ones, for an even count) waited for.
     mid = every[(len(every) - 1) // 2 : len(every) // 2 + 1]
-    out["median_launch_waits_ms"] = max((w for _, w in mid), default=0.0)
-    kills = sorted(r["lmk_kills"] for r in runs)
-    out["lmk_kills_p75"] = (
-        statistics.quantiles(kills, n=4, method="inclusive")[2] if len(kills) > 1 else kills[0]
+    kills = sorted(c.lmk_kills for c, _ in runs)
+    return Pool(
+        **sums,
+        launches=len(lat),
+        launch_mean_ms=statistics.fmean(lat) if lat else 0.0,
+        launch_p50_ms=statistics.median(lat) if lat else 0.0,
+        median_launch_waits_ms=max((w for _, w in mid), default=0.0),
+        lmk_kills_p75=statistics.quantiles(kills, n=4, method="inclusive")[2] if len(kills) > 1 else kills[0],
+        runs=len(runs),
     )
-    out["runs"] = len(runs)
-    return out
 
 
 def compute(args: argparse.Namespace) -> dict[str, Any]:
@@ -162,55 +159,54 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
                 keys.append((killer, policy, name))
                 jobs.append(job(u, "pixel-7", seed=1, dram=args.dram, policy=policy, killer=killer))
     rs = phone_grid(jobs, threads=args.threads)
-    per_run: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+    per_run: dict[str, dict[str, dict[str, tuple[RunCounts, list[tuple[float, float]]]]]] = {}
     for (killer, policy, name), r in zip(keys, rs, strict=True):
         per_run.setdefault(killer, {}).setdefault(policy, {})[name] = _run_metrics(r)
-    out: dict[str, Any] = {"paper": PAPER, "dram": args.dram, "seeds": args.seeds, "launches": args.launches}
-    out["usages"] = [n for n, _ in usages]
-    points: dict[str, Any] = {}
+    points: dict[str, dict[str, PolicyPoints]] = {}
     for killer, pols in per_run.items():
         for policy, runs in pols.items():
-            kinds = {
-                "all": list(runs.values()),
-                "generated": [v for n, v in runs.items() if n.startswith("generated")],
-                "real": [v for n, v in runs.items() if n.startswith("real")],
-            }
-            points.setdefault(killer, {})[policy] = {k: _pool(v) for k, v in kinds.items() if v}
-            points[killer][policy]["runs"] = {
-                n: {k: v for k, v in m.items() if k != "launches"} for n, m in runs.items()
-            }
-    out["points"] = points
-    out["changes"] = {
+            generated = [v for n, v in runs.items() if n.startswith("generated")]
+            real = [v for n, v in runs.items() if n.startswith("real")]
+            points.setdefault(killer, {})[policy] = PolicyPoints(
+                all=_pool(list(runs.values())),
+                generated=_pool(generated) if generated else None,
+                real=_pool(real) if real else None,
+                runs={n: c for n, (c, _) in runs.items()},
+            )
+    changes = {
         killer: {
-            kind: {
-                k: _change(points[killer]["mglru"][kind][k], points[killer]["linux-2q"][kind][k])
-                for k in (
-                    "lmk_kills",
-                    "relaunch_cold",
-                    "cold",
-                    "refaults",
-                    "kswapd_pages",
-                    "lmk_kills_p75",
-                    "launch_p50_ms",
-                    "launch_mean_ms",
-                    "stall_ms",
-                )
-            }
+            kind: Change(
+                **{
+                    f.name: _change(getattr(b, f.name), getattr(a, f.name))
+                    for f in dataclasses.fields(Change)
+                }
+            )
             for kind in ("all", "generated", "real")
-            if kind in points[killer]["mglru"]
+            if (b := points[killer]["mglru"].kind(kind)) is not None
+            and (a := points[killer]["linux-2q"].kind(kind)) is not None
         }
         for killer in KILLERS
     }
-    return out
+    res = MglruResult(
+        paper=PAPER,
+        dram=args.dram,
+        seeds=args.seeds,
+        launches=args.launches,
+        usages=[n for n, _ in usages],
+        points=points,
+        changes=changes,
+    )
+    return res.to_dict()
 
 
-def report(res: dict[str, Any]) -> str:
+def report(result: dict[str, Any]) -> str:
     from ..table import render
 
-    real = sum(u.startswith("real") for u in res["usages"])
+    res = MglruResult.from_dict(result)
+    real = sum(u.startswith("real") for u in res.usages)
     lines = [
-        f"MGLRU vs the active/inactive lists on pixel-7 at {res['dram']} DRAM: {res['seeds']} generated "
-        f"usages of {res['launches']} launches and {real} real windows, each with either policy under "
+        f"MGLRU vs the active/inactive lists on pixel-7 at {res.dram} DRAM: {res.seeds} generated "
+        f"usages of {res.launches} launches and {real} real windows, each with either policy under "
         "either killer.",
         "",
     ]
@@ -230,23 +226,24 @@ def report(res: dict[str, Any]) -> str:
     ]
     for killer in KILLERS:
         for kind in ("all", "generated", "real"):
-            a = res["points"][killer]["linux-2q"].get(kind)
-            b = res["points"][killer]["mglru"].get(kind)
+            a = res.points[killer]["linux-2q"].kind(kind)
+            b = res.points[killer]["mglru"].kind(kind)
             if a is None or b is None:
                 continue
             rows = []
             for k, label in names:
-                change = _change(b[k], a[k])
-                said = f"{change:+.1f}%" if change is not None else ("from 0" if b[k] else "—")
+                ak, bk = getattr(a, k), getattr(b, k)
+                change = _change(bk, ak)
+                said = f"{change:+.1f}%" if change is not None else ("from 0" if bk else "—")
                 digits = 1 if k == "lmk_kills_p75" else 0  # interpolated between runs
-                rows.append((label, f"{a[k]:,.{digits}f}", f"{b[k]:,.{digits}f}", said))
-            lines.append(f"killer {killer}, {kind} usage ({a['runs']} runs):")
+                rows.append((label, f"{ak:,.{digits}f}", f"{bk:,.{digits}f}", said))
+            lines.append(f"killer {killer}, {kind} usage ({a.runs} runs):")
             lines.append(render(("", "linux-2q", "mglru", "change"), rows))
             lines.append("")
-    real = [r for n, r in res["points"]["psi"]["linux-2q"]["runs"].items() if n.startswith("real")]
-    if real:
+    real_runs = [r for n, r in res.points["psi"]["linux-2q"].runs.items() if n.startswith("real")]
+    if real_runs:
         lines.append(
-            f"The real windows' {sum(r['defaulted_apps'] for r in real)} apps are not in the catalog: "
+            f"The real windows' {sum(r.defaulted_apps for r in real_runs)} apps are not in the catalog: "
             "they run with its [defaults] (apps.toml)."
         )
     return "\n".join(lines)

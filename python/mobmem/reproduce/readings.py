@@ -14,8 +14,27 @@ ECHO_INPUTS = "its inputs (the same, or already the paper's, with the workload i
 
 
 def _json(res: dict[str, Any]) -> dict[str, Any]:
-    """A result as its ``--json`` prints it (keys as text): what the measurements read."""
+    """A result as its ``--json`` prints it (keys as text)."""
     return json.loads(json.dumps(res, default=str))
+
+
+def typed(name: str, res: dict[str, Any]) -> Any:
+    """What the measurements read: the result as its ``--json`` prints it, read into the
+    reproduction's record (``results/<module>.py``, ``RESULT``) where it has one."""
+    full = f"{__package__}.results.{name.replace('-', '_')}"
+    try:
+        mod = importlib.import_module(full)
+    except ModuleNotFoundError as e:
+        if e.name != full:
+            raise
+        return _json(res)
+    from ..errors import InvariantError
+    from .record import RecordError
+
+    try:
+        return mod.RESULT.from_dict(_json(res))
+    except RecordError as e:
+        raise InvariantError(f"{name}: its result is not its record's shape ({e})") from None
 
 
 def measures(name: str) -> ModuleType:
@@ -32,7 +51,7 @@ def causes(name: str, res: dict[str, Any]) -> dict[str, str]:
         if e.name != full:
             raise
         return {}
-    out: dict[str, str] = mod.causes(_json(res))
+    out: dict[str, str] = mod.causes(typed(name, res))
     return out
 
 
@@ -44,7 +63,7 @@ def read_ours(name: str, m: ModuleType, res: dict[str, Any], whole: bool = False
 
     fn = getattr(m, "whole", m.measure) if whole else m.measure
     try:
-        out: dict[str, Any] = fn(_json(res))
+        out: dict[str, Any] = fn(typed(name, res))
     except (KeyError, TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError) as e:
         raise InvariantError(
             f"{name}: measuring the claims on its result failed ({type(e).__name__}: {e})"

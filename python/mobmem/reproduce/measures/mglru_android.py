@@ -2,13 +2,15 @@
 (`mobmem reproduce mglru-android --json`).
 
 Every claim is read under the PSI killer over all runs (the generated usages and the real windows
-pooled: `res["changes"]["psi"]["all"]`), as MGLRU's change against the active/inactive lists, in %
+pooled: `res.changes["psi"]["all"]`), as MGLRU's change against the active/inactive lists, in %
 (negative: fewer or shorter). A change whose baseline is 0 is not measured (N).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from ..results.mglru_android import MglruResult
 
 NOTES: dict[str, str] = {
     "rfc-android-fewer-lmk-kills": "low-memory kills (the killer's, not the cached-process limit's), summed over all runs, psi killer",
@@ -27,6 +29,6 @@ _KEYS = {
 }
 
 
-def measure(res: dict[str, Any]) -> dict[str, Any]:
-    changes = res["changes"]["psi"]["all"]
-    return {cid: changes[key] for cid, key in _KEYS.items()}
+def measure(res: MglruResult) -> dict[str, Any]:
+    changes = res.changes["psi"]["all"]
+    return {cid: getattr(changes, key) for cid, key in _KEYS.items()}
