@@ -150,38 +150,43 @@ PARAMS_OF = {"killer": "killer_params", "policy": "params", "swap_admission": "s
 DEVICE_OVERRIDES = other_values(mobmem.devices())
 
 
+def overridden(tmp_path: Path, case: tuple[str, str, str], load: Any, refused_as: str) -> Any:
+    """The preset `case` names as a file with one table overriding one field loads it, and the
+    preset with that field set; None when the file is refused by the table's name."""
+    name, field, value = case[0], case[1], json.loads(case[2])
+    f = write(tmp_path, "over.toml", f"[{name}]\n{field} = {toml_value(value)}\n")
+    try:
+        got = load(f)[name]
+    except mobmem.ConfigError as e:
+        # Refused by the table's name (a field the change needs, e.g. zram's ratio, is missing).
+        assert f"{refused_as}{name}." in str(e), e
+        return None
+    return got, {**load(None)[name], field: value}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(PHONE_OVERRIDES))
 def test_a_phones_table_named_as_a_preset_overrides_only_the_fields_it_sets(tmp_path, case):
-    name, field, value = case[0], case[1], json.loads(case[2])
-    f = write(tmp_path, "phones.toml", f"[{name}]\n{field} = {toml_value(value)}\n")
-    try:
-        got = ph.phones(f)[name]
-    except mobmem.ConfigError as e:
-        assert f"{name}." in str(e), e
+    if (both := overridden(tmp_path, case, ph.phones, "")) is None:
         return
-    want = {**ph.phones()[name], field: value}
-    if field in PARAMS_OF:
+    got, want = both
+    if case[1] in PARAMS_OF:
         # The preset's parameters were its killer's (policy's, admission's): another starts without.
-        want[PARAMS_OF[field]] = {}
+        want[PARAMS_OF[case[1]]] = {}
     assert got == want, case
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(DEVICE_OVERRIDES))
 def test_a_devices_table_named_as_a_preset_overrides_only_the_fields_it_sets(tmp_path, case):
-    name, field, value = case[0], case[1], json.loads(case[2])
-    f = write(tmp_path, "devices.toml", f"[{name}]\n{field} = {toml_value(value)}\n")
-    try:
-        got = mobmem.devices(f)[name]
-    except mobmem.ConfigError as e:
-        # Refused by the table's name (a field the change needs, e.g. zram's ratio, is missing).
-        assert f"devices.{name}." in str(e), e
+    if (both := overridden(tmp_path, case, mobmem.devices, "devices.")) is None:
         return
-    want = {**mobmem.devices()[name], field: value}
+    got, want = both
     # A device's energy per operation and its latency follow the energy model it names.
     derived = (
-        {"read_nj", "write_nj", "background_mw", "read_ns", "write_ns"} if field == "energy_model" else set()
+        {"read_nj", "write_nj", "background_mw", "read_ns", "write_ns"}
+        if case[1] == "energy_model"
+        else set()
     )
     assert {k: v for k, v in got.items() if k not in derived} == {
         k: v for k, v in want.items() if k not in derived

@@ -18,15 +18,22 @@ def _json(res: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(res, default=str))
 
 
-def typed(name: str, res: dict[str, Any]) -> Any:
-    """What the measurements read: the result as its ``--json`` prints it, read into the
-    reproduction's record (``results/<module>.py``, ``RESULT``) where it has one."""
-    full = f"{__package__}.results.{name.replace('-', '_')}"
+def _module(kind: str, name: str, suffix: str = "") -> ModuleType | None:
+    """``<kind>/<module><suffix>.py`` of reproduction ``name``, or None where it has none."""
+    full = f"{__package__}.{kind}.{name.replace('-', '_')}{suffix}"
     try:
-        mod = importlib.import_module(full)
+        return importlib.import_module(full)
     except ModuleNotFoundError as e:
         if e.name != full:
             raise
+        return None
+
+
+def typed(name: str, res: dict[str, Any]) -> Any:
+    """What the measurements read: the result as its ``--json`` prints it, read into the
+    reproduction's record (``results/<module>.py``, ``RESULT``) where it has one."""
+    mod = _module("results", name)
+    if mod is None:
         return _json(res)
     from ..errors import InvariantError
     from .record import RecordError
@@ -44,12 +51,8 @@ def measures(name: str) -> ModuleType:
 def causes(name: str, res: dict[str, Any]) -> dict[str, str]:
     """Claim id → why ours differs, from ``measures/<module>_causes.py`` where the reproduction has
     one (what its runs show about the claims it does not reproduce); empty otherwise."""
-    full = f"{__package__}.measures.{name.replace('-', '_')}_causes"
-    try:
-        mod = importlib.import_module(full)
-    except ModuleNotFoundError as e:
-        if e.name != full:
-            raise
+    mod = _module("measures", name, "_causes")
+    if mod is None:
         return {}
     out: dict[str, str] = mod.causes(typed(name, res))
     return out
